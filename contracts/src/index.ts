@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './envelope';
+export * from './events';

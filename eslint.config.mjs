@@ -1,0 +1,52 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const services = ['gateway', 'test-results', 'manual-testing', 'analytics', 'webhooks'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '.infra/**', '.verdict/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  // Only platform/ talks to infrastructure clients; services see ports.
+  {
+    files: ['services/**/*.ts', 'contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['kafkajs', 'pg', '@electric-sql/pglite', 'redis'].map((name) => ({
+            name,
+            message: 'Infrastructure clients live behind ports in platform/.',
+          })),
+        },
+      ],
+    },
+  },
+  // Services never import each other; contracts imports nothing from services.
+  ...services.map((service) => ({
+    files: [`services/${service}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['kafkajs', 'pg', '@electric-sql/pglite', 'redis'].map((name) => ({
+            name,
+            message: 'Infrastructure clients live behind ports in platform/.',
+          })),
+          patterns: [
+            {
+              group: services.filter((s) => s !== service).flatMap((s) => [`@verdict/${s}`, `@verdict/${s}/*`, `**/services/${s}/**`]),
+              message: 'Services never import each other: share a contract in contracts/ instead.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+);

@@ -1,0 +1,23 @@
+// Three kinds of tests, told apart by suffix so each kind can run alone:
+// *.unit.test.ts (no I/O), *.int.test.ts (real PostgreSQL, Kafka, Redis), *.e2e.test.ts (real processes).
+const transform = {
+  '^.+\\.(t|j)s$': [
+    '@swc/jest',
+    { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+  ],
+};
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/.infra/', '/.verdict/'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/**/*.unit.test.ts'] },
+    { ...common, displayName: 'int', testMatch: ['<rootDir>/**/*.int.test.ts'], testTimeout: 120_000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts'], testTimeout: 300_000 },
+  ],
+};

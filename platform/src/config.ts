@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment once with a zod schema into a frozen object. A bad value is a ConfigError that
+ * names every offending variable, so a process refuses to start instead of failing later.
+ *
+ * @example const config = loadConfig(z.object({ PORT: z.coerce.number().int().default(8080) }));
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): Readonly<z.output<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  return Object.freeze(result.data);
+}
+
+/** A boolean environment variable: `true`/`1`/`yes` or `false`/`0`/`no`. */
+export const envBoolean = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(defaultValue ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A comma-separated list of non-negative integers, e.g. retry delays in milliseconds. */
+export const envIntegerList = (defaultValue: string) =>
+  z
+    .string()
+    .default(defaultValue)
+    .transform((value, ctx) => {
+      const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+      const numbers = items.map(Number);
+      if (numbers.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: `expected comma-separated non-negative integers, got "${value}"` });
+        return z.NEVER;
+      }
+      return numbers;
+    });

@@ -1,0 +1,69 @@
+/**
+ * The event bus port: keyed messages on topics, consumer groups, at-least-once delivery, order per key.
+ * A handler that throws gets the message again with exponential backoff; after `maxAttempts` the message
+ * goes to the dead-letter topic `<topic>.dlq` with the error, and the partition moves on.
+ */
+export interface OutgoingMessage {
+  key: string;
+  value: string;
+  headers?: Record<string, string>;
+}
+
+export interface IncomingMessage {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+  /** 1 on first delivery within this subscription, 2 on the first redelivery after a failure, … */
+  attempt: number;
+}
+
+export interface SubscribeOptions {
+  groupId: string;
+  topics: string[];
+  /** Start a brand-new group at the beginning of the topics (default true: nothing published is missed). */
+  fromBeginning?: boolean;
+  /** Deliveries before a failing message is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Backoff between redeliveries: initialMs doubling up to maxMs (defaults 100 ms and 5 s). */
+  backoff?: { initialMs: number; maxMs: number };
+  /**
+   * Called for messages of one partition, in order. When it throws, the same batch is delivered again after
+   * the backoff; once a batch has failed `maxAttempts` times the bus retries its messages one by one and
+   * dead-letters only those that still fail. Offsets are committed only after the handler resolves.
+   */
+  handleBatch: (messages: IncomingMessage[]) => Promise<void>;
+  /** Upper bound on messages per handleBatch call (default 500). */
+  maxBatchSize?: number;
+}
+
+export interface Subscription {
+  /** Stops consuming; what was handled is committed, what was not is delivered again to the group. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  /** Creates topics when missing (partitions default to 3). Idempotent. */
+  ensureTopics(topics: string[], options?: { partitions?: number }): Promise<void>;
+  /** Resolves once the messages are durably accepted by the bus, in order per key. */
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Resolves when the bus is reachable; used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The dead-letter topic of a topic. */
+export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
+
+/** Headers a dead-lettered message carries besides its original ones. */
+export const DLQ_HEADERS = {
+  error: 'x-dlq-error',
+  originalTopic: 'x-dlq-original-topic',
+  originalPartition: 'x-dlq-original-partition',
+  originalOffset: 'x-dlq-original-offset',
+  attempts: 'x-dlq-attempts',
+  groupId: 'x-dlq-group-id',
+} as const;

@@ -1,0 +1,65 @@
+import type { EventEnvelope } from '@verdict/contracts';
+
+/** An event a decider produced, before the store gives it its id (unless given) and positions. */
+export interface NewEvent {
+  type: string;
+  version: number;
+  data: unknown;
+  /** Set to make the append idempotent across retries of the same command; generated otherwise. */
+  eventId?: string;
+}
+
+export interface AppendMetadata {
+  projectId?: string | null;
+  correlationId?: string | null;
+  causationId?: string | null;
+  /** When the events happened; defaults to the store's clock. */
+  occurredAt?: Date;
+}
+
+/** `no_stream`: the stream must not exist yet; `any`: no check; a number: the stream must be at it. */
+export type ExpectedVersion = number | 'no_stream' | 'any';
+
+export type StoredEvent = EventEnvelope;
+
+/**
+ * Where a reader of the whole store stands. Events are ordered by (transactionId, globalPosition) and only
+ * events of transactions older than every transaction still in flight are readable, so a reader never
+ * skips an event that commits later with a lower position. Opaque to callers: keep it, hand it back.
+ */
+export interface GlobalCursor {
+  transactionId: string;
+  globalPosition: number;
+}
+
+export const START: GlobalCursor = Object.freeze({ transactionId: '0', globalPosition: 0 });
+
+export interface AppendResult {
+  /** The stream's version after the append. */
+  nextExpectedVersion: number;
+  events: StoredEvent[];
+}
+
+export interface ReadAllResult {
+  events: StoredEvent[];
+  /** Where to continue from; equals the `after` given when nothing was read. */
+  cursor: GlobalCursor;
+}
+
+/**
+ * Event store port. Append with optimistic concurrency (a VersionConflictError when the stream moved),
+ * read one stream, read everything in commit-safe global order.
+ *
+ * @example await store.append('run-1', [{ type: 'run.started', version: 1, data }], { expectedVersion: 'no_stream' });
+ */
+export interface EventStore {
+  /** Creates the schema and tables when missing. Idempotent. */
+  init(): Promise<void>;
+  append(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedVersion: ExpectedVersion } & AppendMetadata,
+  ): Promise<AppendResult>;
+  readStream(streamId: string, options?: { fromVersion?: number }): Promise<StoredEvent[]>;
+  readAll(options: { after: GlobalCursor; limit: number }): Promise<ReadAllResult>;
+}

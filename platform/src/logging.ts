@@ -1,0 +1,26 @@
+import pino from 'pino';
+
+export type Logger = pino.Logger;
+
+/**
+ * The process logger: structured JSON on stdout, one child per component. Tokens, secrets and request
+ * bodies are never logged; the redaction list is a safety net, not a licence.
+ *
+ * @example const log = createLogger({ service: 'gateway' }).child({ component: 'relay' });
+ */
+export function createLogger(options: { service: string; level?: string; pretty?: boolean }): Logger {
+  return pino({
+    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    base: { service: options.service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token', 'secret', '*.token', '*.secret'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** A logger that writes nothing; for tests that do not look at logs. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
