@@ -58,6 +58,17 @@ parse_components() {
   done
 }
 
+# proc_live PID -> 0 when PID exists and is not a zombie (in containers whose
+# PID 1 does not reap orphans, killed daemons linger as zombies).
+proc_live() {
+  local pid="$1" state
+  kill -0 "$pid" 2>/dev/null || return 1
+  if [ -r "/proc/$pid/stat" ]; then
+    state="$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f1)"
+    [ "$state" != "Z" ] && [ "$state" != "X" ] || return 1
+  fi
+}
+
 # pid_alive PIDFILE PATTERN -> prints the pid and returns 0 when the process
 # named in PIDFILE exists and its command line contains PATTERN (guards
 # against pid reuse after a reboot / crash).
@@ -66,7 +77,7 @@ pid_alive() {
   [ -s "$pidfile" ] || return 1
   pid="$(head -n1 "$pidfile" | tr -dc '0-9')"
   [ -n "$pid" ] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
+  proc_live "$pid" || return 1
   if [ -r "/proc/$pid/cmdline" ]; then
     tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$pattern" || return 1
   fi
@@ -102,10 +113,10 @@ stop_pid() {
   log "$name: stopping pid $pid"
   kill -TERM "$pid" 2>/dev/null || true
   for ((i = 0; i < timeout * 10; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
+    proc_live "$pid" || break
     sleep 0.1
   done
-  if kill -0 "$pid" 2>/dev/null; then
+  if proc_live "$pid"; then
     warn "$name: pid $pid still alive after ${timeout}s, sending SIGKILL"
     kill -KILL "$pid" 2>/dev/null || true
     sleep 0.5

@@ -50,9 +50,11 @@ kafka_ensure_libs() {
   mkdir -p "$KAFKA_LIBS"
   local profile=()
   kafka_is_v3 && profile=(-Dkafka3)
-  if ! mvn -B -q -f "$INFRA_LOCAL_DIR/kafka/pom.xml" "${profile[@]}" \
+  if ! mvn -B -q -Dstyle.color=never -f "$INFRA_LOCAL_DIR/kafka/pom.xml" "${profile[@]}" \
     -Dkafka.version="$VERDICT_KAFKA_VERSION" \
-    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$KAFKA_LIBS" >&2; then
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$KAFKA_LIBS" \
+    >"$LOG_DIR/kafka-mvn.log" 2>&1; then
+    sed 's/\x1b\[[0-9;]*m//g' "$LOG_DIR/kafka-mvn.log" | grep -v '^\s*$' | tail -n 20 >&2
     rm -rf "$KAFKA_LIBS"
     die "kafka: mvn could not resolve Kafka $VERDICT_KAFKA_VERSION (network / version?)"
   fi
@@ -133,7 +135,7 @@ kafka_up() {
   pid=$!
   echo "$pid" >"$KAFKA_PIDFILE"
   for ((i = 0; i < KAFKA_READY_TIMEOUT * 5; i++)); do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! proc_live "$pid"; then
       rm -f "$KAFKA_PIDFILE"
       tail -n 30 "$KAFKA_OUT" >&2
       [ -f "$KAFKA_LOG" ] && tail -n 30 "$KAFKA_LOG" >&2

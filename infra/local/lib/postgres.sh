@@ -112,7 +112,18 @@ pg_up() {
   pg_ensure_user
   pg_init
   pg_write_conf
-  # A crash can leave a stale postmaster.pid; pg_ctl/postgres handle that themselves.
+  # After a crash postmaster.pid may name a dead (or zombie) process, which
+  # postgres itself would treat as alive; remove it in that case.
+  local old
+  if [ -s "$PG_DATA/postmaster.pid" ]; then
+    old="$(head -n1 "$PG_DATA/postmaster.pid" | tr -dc '0-9')"
+    if [ -z "$old" ] || ! proc_live "$old"; then
+      log "postgres: removing stale $PG_DATA/postmaster.pid (pid ${old:-?} gone)"
+      rm -f "$PG_DATA/postmaster.pid"
+    elif tr '\0' ' ' <"/proc/$old/cmdline" 2>/dev/null | grep -q -- "$PG_DATA"; then
+      die "postgres: a postmaster (pid $old) not started by infra/local/up is already running on $PG_DATA; stop it first"
+    fi
+  fi
   if port_open 127.0.0.1 "$VERDICT_PG_PORT"; then
     die "postgres: port $VERDICT_PG_PORT already in use by another process (set VERDICT_PG_PORT)"
   fi
