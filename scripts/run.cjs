@@ -105,6 +105,8 @@ async function stopInfra(started) {
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   ensureInstalled();
+  // Children (jest workers, tsc, eslint, infra scripts that call node) get Node 22 first on PATH too.
+  process.env.PATH = `${path.dirname(node22)}${path.delimiter}${process.env.PATH}`;
   switch (command) {
     case 'start': {
       const code = await run(node22, ['--import', 'tsx', 'services/embedded/src/main.ts', ...rest]);
@@ -112,6 +114,19 @@ async function main() {
       break;
     }
     case 'test': {
+      // A bare `npm test` is the whole gate: static checks first (they fail fast), then every test.
+      if (rest.length === 0) {
+        const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+        for (const [name, args] of [
+          ['tsc', ['-p', 'tsconfig.json', '--noEmit']],
+          ['eslint', ['.']],
+          ['prettier', ['--check', '.', '--log-level', 'warn']],
+        ]) {
+          log(`${name} ${args.join(' ')}`);
+          const code = await run(bin(name), args);
+          if (code !== 0) process.exit(code);
+        }
+      }
       const unitOnly = rest.includes('--selectProjects') && rest[rest.indexOf('--selectProjects') + 1] === 'unit';
       const { env, started } = unitOnly ? { env: {}, started: [] } : await provisionInfra();
       const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');

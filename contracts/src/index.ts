@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './envelope';
 export * from './events';
+export * from './system';

@@ -1,0 +1,46 @@
+// `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, memory) against
+// the real servers that infra/local provides, and prints one table with the baseline of the same run.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { benchEmbeddedMemory } from './embeddedMemory.bench';
+import { benchEventBus } from './eventBus.bench';
+import { benchEventStore } from './eventStore.bench';
+import { benchRelayLag } from './relayLag.bench';
+import type { BenchRow } from './table';
+import { printTable } from './table';
+
+function server(variable: string): string {
+  const value = process.env[variable];
+  if (!value) throw new Error(`${variable} is not set; run the bench with \`npm run bench\``);
+  return value;
+}
+
+const benches: Record<string, () => Promise<BenchRow[]>> = {
+  store: () => benchEventStore(server('DATABASE_URL')),
+  bus: () => benchEventBus(server('KAFKA_BROKERS').split(',')),
+  relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
+  memory: () => benchEmbeddedMemory(),
+};
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = wanted.length > 0 ? wanted : Object.keys(benches);
+  const rows: BenchRow[] = [];
+  for (const name of names) {
+    const bench = benches[name];
+    if (!bench) throw new Error(`unknown bench ${name}; known: ${Object.keys(benches).join(', ')}`);
+    process.stderr.write(`[bench] ${name}…\n`);
+    rows.push(...(await bench()));
+  }
+  const text = printTable(`Verdict foundation bench (${new Date().toISOString()}, ${process.version})`, rows);
+  const out = path.resolve(__dirname, '../../.bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'foundation.md'), text);
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });

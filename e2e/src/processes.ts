@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(__dirname, '../..');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves when the output contains `text`, rejects after `timeoutMs` or when the process exits. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Starts a command from the repository root as a user would, collecting its stdout and stderr. */
+export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'pipe' });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitFor(text, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const matches = () => (typeof text === 'string' ? output.includes(text) : text.test(output));
+        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${String(text)}; output:\n${output}`)), timeoutMs);
+        const check = () => {
+          if (matches()) finish();
+        };
+        function finish(error?: Error) {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (error) reject(error);
+          else resolve();
+        }
+        listeners.add(check);
+        void exited.then((code) => finish(matches() ? undefined : new Error(`exited with ${code}; output:\n${output}`)));
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A free-ish port for a test process; collisions are unlikely and fail loudly. */
+export function randomPort(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000);
+}

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from './logging';
+
+/** What a process must release on shutdown, in order: the HTTP server first, the store last. */
+export type Closer = () => Promise<void>;
+
+/**
+ * Listens on `host:port` and resolves with the server once it accepts connections.
+ *
+ * @example const server = await listen(app, { host: '127.0.0.1', port: 8080 });
+ */
+export function listen(app: Express, options: { host: string; port: number }): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    server.once('error', reject);
+    // Behind a load balancer idle sockets must outlive its keep-alive, or it sees resets.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  });
+}
+
+/** Closes an HTTP server: stops accepting, lets in-flight requests finish, drops idle keep-alive sockets. */
+export function closeServer(server: Server): Closer {
+  return () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+}
+
+/**
+ * Runs the closers once, in order, on SIGINT or SIGTERM, then exits; a second signal exits at once.
+ *
+ * @example onShutdown(logger, [closeServer(server), () => bus.close(), () => db.close()]);
+ */
+export function onShutdown(logger: Logger, closers: Closer[]): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    let code = 0;
+    for (const close of closers) {
+      try {
+        await close();
+      } catch (error) {
+        code = 1;
+        logger.error({ err: error }, 'error during shutdown');
+      }
+    }
+    logger.flush();
+    process.exit(code);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

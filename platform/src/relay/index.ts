@@ -1,0 +1,2 @@
+export * from './checkpoints';
+export * from './outboxRelay';
