@@ -17,7 +17,17 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/**/*.unit.test.ts'] },
-    { ...common, displayName: 'int', testMatch: ['<rootDir>/**/*.int.test.ts'], testTimeout: 120_000 },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts'], testTimeout: 300_000 },
+    {
+      ...common,
+      displayName: 'int',
+      testMatch: ['<rootDir>/**/*.int.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest/timeout-120s.js'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest/timeout-300s.js'],
+    },
   ],
 };

@@ -130,7 +130,11 @@ async function main() {
       const unitOnly = rest.includes('--selectProjects') && rest[rest.indexOf('--selectProjects') + 1] === 'unit';
       const { env, started } = unitOnly ? { env: {}, started: [] } : await provisionInfra();
       const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
-      const code = await run(node22, [jest, '--maxWorkers=2', ...rest], { env: { ...process.env, ...env } });
+      // PGlite loads its WebAssembly with import(), which jest's sandbox allows only with vm modules on.
+      const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
+      const code = await run(node22, [...nodeFlags, jest, '--maxWorkers=2', ...rest], {
+        env: { ...process.env, ...env },
+      });
       await stopInfra(started);
       process.exit(code);
       break;

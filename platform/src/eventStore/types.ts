@@ -60,6 +60,8 @@ export interface EventStore {
     events: NewEvent[],
     options: { expectedVersion: ExpectedVersion } & AppendMetadata,
   ): Promise<AppendResult>;
+  /** The events of one stream in order, from stream position `fromVersion` (inclusive, default 1). */
   readStream(streamId: string, options?: { fromVersion?: number }): Promise<StoredEvent[]>;
+  /** Up to `limit` events after the cursor, in (transaction, position) order; none that may still change. */
   readAll(options: { after: GlobalCursor; limit: number }): Promise<ReadAllResult>;
 }

@@ -1,0 +1,7 @@
+// The event store port and what every service builds on it. The adapters' entry points are
+// @verdict/platform/postgres and @verdict/platform/pglite, so a process loads only the driver it uses.
+export * from './types';
+export { createSqlEventStore } from './sqlEventStore';
+export type { SqlEventStoreOptions } from './sqlEventStore';
+export { handleCommand } from './handleCommand';
+export type { Decider, DecidedEvent, HandleCommandResult } from './handleCommand';

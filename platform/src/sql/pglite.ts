@@ -1,0 +1,115 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PGlite } from '@electric-sql/pglite';
+import type { Transaction } from '@electric-sql/pglite';
+import type { QueryResult, SqlDatabase, SqlExecutor } from './types';
+
+/**
+ * The SQL port over PGlite: PostgreSQL compiled to WASM, in this process, one connection. PGlite queues
+ * every query behind an open transaction, so other callers simply wait. A call made from inside a
+ * transaction's own work would wait for itself forever; those calls join the open transaction instead
+ * (a nested `transaction()` becomes a savepoint). Values are parsed as pg parses them by default, so code
+ * sees the same JavaScript types in both modes.
+ *
+ * PGlite loads its WASM and Node built-ins with import(), even from its CommonJS build: under jest, node
+ * must run with --experimental-vm-modules, or the process dies on an unhandled rejection at create().
+ */
+export interface PGliteDatabaseOptions {
+  /** Folder that keeps the data; in memory when undefined. */
+  dataDir?: string;
+}
+
+// Array types reuse their element's parser, so int8[] and date[] follow these too.
+const INT8 = 20;
+const DATE = 1082;
+
+/** pg parses a `date` as local midnight; PGlite as UTC midnight. Same Date as pg, or PGlite's answer. */
+function parseDateLikePg(value: string): Date | number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return value === 'infinity' ? Infinity : value === '-infinity' ? -Infinity : new Date(value);
+  const date = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  date.setFullYear(Number(match[1]));
+  return date;
+}
+
+interface OpenTransaction {
+  tx: Transaction;
+  open: boolean;
+  savepoints: number;
+}
+
+function executorOf(target: Pick<Transaction, 'query'> | PGlite): SqlExecutor {
+  return {
+    async query<Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+      const result = await target.query<Row>(text, params ? [...params] : undefined);
+      return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length };
+    },
+  };
+}
+
+/**
+ * Opens (or creates) an embedded PostgreSQL. Resolves once the database is ready to answer.
+ *
+ * @example const db = await createPGliteDatabase({ dataDir: path.join(dataDir, 'pglite') });
+ */
+export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<SqlDatabase> {
+  const pglite = await PGlite.create({
+    dataDir: options.dataDir,
+    parsers: { [INT8]: (value: string) => value, [DATE]: parseDateLikePg },
+  });
+  const direct = executorOf(pglite);
+  const current = new AsyncLocalStorage<OpenTransaction>();
+
+  /** The open transaction when called from inside its own work; undefined for any other caller. */
+  function joined(): OpenTransaction | undefined {
+    const scope = current.getStore();
+    return scope?.open ? scope : undefined;
+  }
+
+  async function savepoint<T>(scope: OpenTransaction, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    scope.savepoints += 1;
+    const name = `verdict_savepoint_${scope.savepoints}`;
+    const tx = executorOf(scope.tx);
+    await tx.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(tx);
+      await tx.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+
+  function query<Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+    const scope = joined();
+    return scope ? executorOf(scope.tx).query<Row>(text, params) : direct.query<Row>(text, params);
+  }
+
+  return {
+    kind: 'pglite',
+    query,
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const outer = joined();
+      if (outer) return savepoint(outer, work);
+      return pglite.transaction(async (tx) => {
+        const scope: OpenTransaction = { tx, open: true, savepoints: 0 };
+        try {
+          return await current.run(scope, () => work(executorOf(tx)));
+        } finally {
+          // Work started inside and still running afterwards must not think it is in the transaction.
+          scope.open = false;
+        }
+      });
+    },
+    async exec(sql) {
+      const scope = joined();
+      await (scope ? scope.tx.exec(sql) : pglite.exec(sql));
+    },
+    async ping() {
+      await query('SELECT 1');
+    },
+    async close() {
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { Pool } from 'pg';
+import type { PoolClient, QueryConfig, QueryResult as PgQueryResult, QueryResultRow } from 'pg';
+import type { Logger } from '../logging';
+import type { QueryOptions, QueryResult, SqlDatabase, SqlError, SqlExecutor } from './types';
+import { SQLSTATE } from './types';
+
+/**
+ * The SQL port over PostgreSQL through a `pg` Pool. Value parsing is left at pg's defaults (no global type
+ * parsers are registered); the PGlite adapter mimics them. Statements run with `prepare` are named after
+ * a hash of their text, so a name always means one text; they need session pooling (a PgBouncer in
+ * transaction mode must be 1.21+ with max_prepared_statements set).
+ */
+export interface PostgresDatabaseOptions {
+  connectionString: string;
+  /** Pool size (default 10). */
+  max?: number;
+  /** Shown in pg_stat_activity, so an operator can tell the services apart. */
+  applicationName?: string;
+  /** Where to report a pooled connection that died while idle (the pool replaces it). */
+  logger?: Logger;
+}
+
+const statementNames = new Map<string, string>();
+
+/** What pg runs: a named (prepared) statement when asked to prepare, an unnamed one otherwise. */
+function configOf(
+  text: string,
+  params: readonly unknown[] | undefined,
+  options: QueryOptions | undefined,
+): QueryConfig {
+  const values = params as unknown[] | undefined;
+  if (!options?.prepare) return { text, values };
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `verdict_${createHash('sha1').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
+function resultOf<Row>(result: PgQueryResult<QueryResultRow>): QueryResult<Row> {
+  return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
+}
+
+function transactionRolledBack(): SqlError {
+  return Object.assign(new Error('Transaction was rolled back instead of committed'), {
+    code: SQLSTATE.transactionRolledBack,
+  });
+}
+
+/** An executor bound to one checked-out client, refusing use once its transaction is over. */
+function clientExecutor(client: PoolClient): { tx: SqlExecutor; close(): void } {
+  let closed = false;
+  const tx: SqlExecutor = {
+    async query<Row>(text: string, params?: readonly unknown[], options?: QueryOptions) {
+      // The client goes back to the pool after the transaction: a late query would run in someone else's.
+      if (closed) throw new Error('Transaction is closed');
+      return resultOf<Row>(await client.query(configOf(text, params, options)));
+    },
+  };
+  return { tx, close: () => (closed = true) };
+}
+
+/**
+ * Connects the SQL port to PostgreSQL. Connections open lazily; `ping()` checks the server is there.
+ *
+ * @example const db = createPostgresDatabase({ connectionString: config.databaseUrl, applicationName: 'test-results' });
+ */
+export function createPostgresDatabase(options: PostgresDatabaseOptions): SqlDatabase {
+  const pool = new Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    application_name: options.applicationName,
+  });
+  // Without a listener an idle connection dropped by the server would crash the process.
+  pool.on('error', (error) => options.logger?.warn({ err: error }, 'idle PostgreSQL connection failed'));
+
+  async function transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const { tx, close } = clientExecutor(client);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(tx);
+      close();
+      // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK and no error; PGlite throws. Align.
+      const commit = await client.query('COMMIT');
+      if (commit.command === 'ROLLBACK') throw transactionRolledBack();
+      return result;
+    } catch (error) {
+      close();
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      // A client whose ROLLBACK failed is in an unknown state: destroy it rather than pool it.
+      client.release(broken);
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    async query<Row>(text: string, params?: readonly unknown[], options?: QueryOptions) {
+      return resultOf<Row>(await pool.query(configOf(text, params, options)));
+    },
+    transaction,
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+// Real servers and real processes are slower than unit tests; a per-project testTimeout is not honoured.
+jest.setTimeout(120_000);
