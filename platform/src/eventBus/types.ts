@@ -20,6 +20,16 @@ export interface IncomingMessage {
   attempt: number;
 }
 
+/** What the bus tells a handler besides the messages. */
+export interface BatchContext {
+  /**
+   * Aborted when the bus gives up on this delivery: the subscription is stopping, or the partition is
+   * being handed to another member of the group, and the batch did not finish within `stopTimeoutMs`.
+   * The batch is then not committed and goes to the group again, so a handler may roll back its work.
+   */
+  signal: AbortSignal;
+}
+
 export interface SubscribeOptions {
   groupId: string;
   topics: string[];
@@ -34,18 +44,35 @@ export interface SubscribeOptions {
    * the backoff; once a batch has failed `maxAttempts` times the bus retries its messages one by one and
    * dead-letters only those that still fail. Offsets are committed only after the handler resolves.
    */
-  handleBatch: (messages: IncomingMessage[]) => Promise<void>;
+  handleBatch: (messages: IncomingMessage[], context: BatchContext) => Promise<void>;
   /** Upper bound on messages per handleBatch call (default 500). */
   maxBatchSize?: number;
+  /**
+   * Batches of different partitions this subscription may handle at the same time (default 1: calls to
+   * handleBatch never overlap). Order per partition, hence per key, holds whatever the value.
+   */
+  concurrentPartitions?: number;
+  /**
+   * How long stop() (or losing a partition to another member) waits for an in-flight batch before it
+   * aborts the batch's signal and leaves it uncommitted (default 10 s).
+   */
+  stopTimeoutMs?: number;
 }
 
 export interface Subscription {
-  /** Stops consuming; what was handled is committed, what was not is delivered again to the group. */
+  /**
+   * Stops consuming: no new batch starts, the batch in flight gets `stopTimeoutMs` to finish. What was
+   * handled is committed, what was not is delivered again to the group.
+   */
   stop(): Promise<void>;
 }
 
 export interface EventBus {
-  /** Creates topics when missing (partitions default to 3). Idempotent. */
+  /**
+   * Creates topics when missing (partitions default to 3). Idempotent; an existing topic keeps its
+   * partitions. Publishing to or subscribing to a topic that was never ensured fails: no adapter creates
+   * topics implicitly. subscribe() ensures the dead-letter topics of its topics itself.
+   */
   ensureTopics(topics: string[], options?: { partitions?: number }): Promise<void>;
   /** Resolves once the messages are durably accepted by the bus, in order per key. */
   publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
