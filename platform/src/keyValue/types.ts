@@ -12,7 +12,10 @@ export interface KeyValue {
    * gets `ttlMs` as its time to live (the TTL of an existing counter is left alone). Returns the new value
    * and the milliseconds the counter has left (-1 when it has no TTL).
    */
-  increment(key: string, options?: { by?: number; ttlMs?: number }): Promise<{ value: number; ttlMs: number }>;
+  increment(
+    key: string,
+    options?: { by?: number; ttlMs?: number },
+  ): Promise<{ value: number; ttlMs: number }>;
   /** Resolves when the store answers; used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

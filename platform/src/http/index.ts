@@ -1,0 +1,6 @@
+export * from './app';
+export * from './errors';
+export * from './operational';
+export * from './requestId';
+export * from './respond';
+export * from './validate';

@@ -1,0 +1,180 @@
+import type { Request } from 'express';
+import type { z } from 'zod';
+import { AppError, ValidationError } from '../errors';
+
+/**
+ * Request parsing at the HTTP boundary: a zod schema in, typed data out, or a ValidationError whose
+ * message names each offending parameter and why ("limit: must be at most 100"). Clients read these
+ * messages, so they speak of parameters and fields, not of zod types.
+ */
+
+type Issue = z.core.$ZodIssue;
+type Where = 'query' | 'body' | 'params';
+
+export interface ParseQueryOptions {
+  /**
+   * Query parameters that may be sent more than once (they reach the schema as arrays). Any other
+   * repeated parameter is rejected: the spec lists no repeatable parameter, and the debug bundle must
+   * reject "any parameter sent more than once".
+   */
+  allowRepeated?: readonly string[];
+}
+
+/**
+ * Parses the query string. Values stay raw (strings, or arrays for repeated parameters), so use
+ * `z.coerce.number()` for numbers.
+ *
+ * @example const { page, limit } = parseQuery(ListQuery, req);
+ */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  req: Request,
+  options: ParseQueryOptions = {},
+): z.output<S> {
+  const allowed = new Set(options.allowRepeated ?? []);
+  rejectRepeatedParams(
+    req,
+    repeatedParams(req).filter((name) => !allowed.has(name)),
+  );
+  return parseWith(schema, req.query, 'query');
+}
+
+/**
+ * Parses a JSON body. A body in a media type the JSON parser did not read is a 415, not a "missing body".
+ *
+ * @example const command = parseBody(StartRunRequest, req);
+ */
+export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  if (req.body === undefined && hasBody(req)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  return parseWith(schema, req.body, 'body');
+}
+
+/**
+ * Parses route parameters.
+ *
+ * @example const { projectId, runId } = parseParams(RunPath, req);
+ */
+export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+  return parseWith(schema, req.params, 'params');
+}
+
+/**
+ * Throws a ValidationError when one of `names` (default: every parameter) occurs more than once in the
+ * query string. Reads the raw query string, since a schema may coerce an array beyond recognition.
+ *
+ * @example rejectRepeatedParams(req); // the debug bundle: "any parameter sent more than once"
+ */
+export function rejectRepeatedParams(req: Request, names?: readonly string[]): void {
+  const checked = names === undefined ? undefined : new Set(names);
+  const offending = repeatedParams(req).filter((name) => checked === undefined || checked.has(name));
+  if (offending.length > 0) {
+    throw new ValidationError(
+      offending.map((name) => `${name}: must not be sent more than once`).join('; '),
+      {
+        repeated: offending,
+      },
+    );
+  }
+}
+
+/** Names of query parameters that occur more than once, in order of first appearance. */
+function repeatedParams(req: Request): string[] {
+  const url = req.originalUrl ?? req.url;
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return [];
+  const counts = new Map<string, number>();
+  for (const name of new URLSearchParams(url.slice(queryStart + 1)).keys()) {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].filter(([, count]) => count > 1).map(([name]) => name);
+}
+
+function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: Where): z.output<S> {
+  // Schema-level messages still win over this map (zod's precedence), so a contract can word its own.
+  const result = schema.safeParse(input, { error: describeRawIssue });
+  if (!result.success) {
+    throw new ValidationError(describeIssues(result.error.issues, where), {
+      where,
+      issues: result.error.issues,
+    });
+  }
+  return result.data;
+}
+
+/**
+ * One line per issue, "path: reason", joined by "; ". Also used by the error middleware for a ZodError
+ * thrown outside these helpers.
+ */
+export function describeIssues(issues: readonly Issue[], root = 'request'): string {
+  return issues
+    .flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => `${formatPath([...issue.path, key], root)}: is not allowed`)
+        : [`${formatPath(issue.path, root)}: ${issue.message}`],
+    )
+    .join('; ');
+}
+
+/** ['items', 0, 'name'] → "items[0].name"; the empty path is the part of the request itself. */
+function formatPath(path: readonly PropertyKey[], root: string): string {
+  if (path.length === 0) return root;
+  return path
+    .map((segment, index) => {
+      if (typeof segment === 'number') return `[${segment}]`;
+      const name = String(segment);
+      return index === 0 ? name : `.${name}`;
+    })
+    .join('');
+}
+
+/** A zod per-parse error map in the words of an API reference. Undefined falls back to zod's message. */
+function describeRawIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      if (Array.isArray(issue.input) && issue.expected !== 'array') return 'must not be sent more than once';
+      return `must be ${article(typeName(issue.expected))}`;
+    case 'too_big':
+      return `must be ${issue.inclusive ? 'at most' : 'less than'} ${bound(issue.origin, issue.maximum)}`;
+    case 'too_small':
+      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
+      return `must be ${issue.inclusive ? 'at least' : 'more than'} ${bound(issue.origin, issue.minimum)}`;
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'has an invalid format' : `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'unrecognized_keys':
+      return 'is not allowed';
+    case 'invalid_union':
+      return 'is invalid';
+    default:
+      return undefined;
+  }
+}
+
+function typeName(expected: string): string {
+  return expected === 'int' ? 'integer' : expected;
+}
+
+function article(noun: string): string {
+  return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
+/** "100" for numbers, "500 characters" for strings, "1000 items" for arrays. */
+function bound(origin: string, limit: number | bigint): string {
+  const value = String(limit);
+  if (origin === 'string') return `${value} characters`;
+  if (origin === 'array' || origin === 'set') return `${value} items`;
+  return value;
+}
+
+/** A request has a body when it announces a non-empty one (an empty body is a missing body). */
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}

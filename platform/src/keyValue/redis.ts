@@ -1,0 +1,161 @@
+import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis';
+import { ServiceUnavailableError } from '../errors';
+import type { Logger } from '../logging';
+import type { KeyValue } from './types';
+
+/**
+ * The distributed mode's key-value store: Redis, so every gateway replica shares one view of counters and
+ * marks. The only file that imports `redis`. A Redis that cannot be reached surfaces as
+ * ServiceUnavailableError, so each caller decides to fail open or closed; a command Redis itself refuses
+ * (say, incrementing a non-integer) is a programming error and is rethrown as is.
+ */
+
+export interface RedisKeyValueOptions {
+  url: string;
+  logger?: Logger;
+  /**
+   * How long one command may wait, including time queued while (re)connecting (default 1,000 ms). Bounded
+   * so that a request depending on a rate limit learns of an outage quickly instead of hanging.
+   */
+  commandTimeoutMs?: number;
+  /** Upper bound of the reconnect backoff (default 5,000 ms). */
+  maxReconnectDelayMs?: number;
+}
+
+/**
+ * One round trip: create-or-add, set the TTL only on a counter this call created (EXISTS, not "value ==
+ * by", so an existing counter that happens to sit at 0 keeps its TTL), then read the TTL back.
+ */
+const INCREMENT = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `
+local existed = redis.call('EXISTS', KEYS[1])
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+local ttl = tonumber(ARGV[2])
+if existed == 0 and ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return {value, redis.call('PTTL', KEYS[1])}
+`,
+  parseCommand(parser: CommandParser, key: string, by: number, ttlMs: number) {
+    parser.pushKey(key);
+    parser.push(String(by), String(ttlMs));
+  },
+  transformReply: (reply: unknown) => reply as [number, number],
+});
+
+/**
+ * A KeyValue over Redis. Returns at once and connects in the background, reconnecting with capped
+ * exponential backoff for as long as the store is open; commands issued meanwhile wait up to
+ * `commandTimeoutMs`.
+ *
+ * @example const kv = createRedisKeyValue({ url: config.REDIS_URL, logger });
+ */
+export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
+  const log = options.logger?.child({ component: 'redis' });
+  const maxDelayMs = options.maxReconnectDelayMs ?? 5_000;
+  const client = createClient({
+    url: options.url,
+    scripts: { increment: INCREMENT },
+    commandOptions: { timeout: options.commandTimeoutMs ?? 1_000 },
+    socket: { reconnectStrategy: (retries) => reconnectDelay(retries, maxDelayMs) },
+  });
+
+  // Log each outage once, not once per reconnect attempt. `state` also tells close() whether a connection
+  // attempt is in flight.
+  let state: 'connecting' | 'ready' | 'backingOff' = 'connecting';
+  client.on('ready', () => {
+    state = 'ready';
+    log?.info('redis connected');
+  });
+  client.on('error', (err: unknown) => {
+    if (state === 'ready') log?.warn({ err }, 'redis connection lost; reconnecting');
+    else log?.debug({ err }, 'redis not reachable yet');
+    state = 'backingOff';
+  });
+  client.on('reconnecting', () => {
+    state = 'connecting';
+  });
+  const connecting = client.connect().catch((err: unknown) => {
+    log?.error({ err }, 'redis client gave up connecting');
+  });
+
+  /**
+   * node-redis completes a connection that was in flight when destroy() was called and then leaks it, so
+   * close() first lets such an attempt end (connectTimeout bounds it), then closes the way that fits.
+   */
+  const shutDown = async () => {
+    while (state === 'connecting') {
+      await new Promise<void>((resolve) => {
+        const settle = () => {
+          client.off('ready', settle);
+          client.off('error', settle);
+          resolve();
+        };
+        client.on('ready', settle);
+        client.on('error', settle);
+      });
+    }
+    // close() lets in-flight commands finish; destroy() also ends the backoff sleep of a reconnect loop.
+    if (state === 'ready') await client.close();
+    else client.destroy();
+    await connecting;
+  };
+
+  const run = async <T>(operation: string, command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (err) {
+      if (err instanceof ErrorReply) throw err;
+      throw new ServiceUnavailableError(`Key-value store unavailable (${operation})`, err);
+    }
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    get: (key) => run('get', () => client.get(key)),
+
+    async set(key, value, setOptions) {
+      const ttlMs = setOptions?.ttlMs;
+      if (ttlMs !== undefined) assertTtlMs(ttlMs);
+      await run('set', () =>
+        ttlMs === undefined
+          ? client.set(key, value)
+          : client.set(key, value, { expiration: { type: 'PX', value: ttlMs } }),
+      );
+    },
+
+    async delete(key) {
+      await run('delete', () => client.del(key));
+    },
+
+    async increment(key, incrementOptions) {
+      const by = incrementOptions?.by ?? 1;
+      const ttlMs = incrementOptions?.ttlMs;
+      if (!Number.isSafeInteger(by)) throw new RangeError(`by must be an integer, got ${by}`);
+      if (ttlMs !== undefined) assertTtlMs(ttlMs);
+      const [value, remaining] = await run('increment', () => client.increment(key, by, ttlMs ?? 0));
+      return { value: Number(value), ttlMs: Number(remaining) };
+    },
+
+    async ping() {
+      await run('ping', () => client.ping());
+    },
+
+    async close() {
+      closing ??= shutDown();
+      await closing;
+    },
+  };
+}
+
+/** Exponential backoff from 100 ms, capped, with jitter so that replicas do not reconnect in lockstep. */
+function reconnectDelay(retries: number, maxDelayMs: number): number {
+  const base = Math.min(100 * 2 ** Math.min(retries, 16), maxDelayMs);
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
+function assertTtlMs(ttlMs: number): void {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`ttlMs must be a positive integer, got ${ttlMs}`);
+}
