@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint';
 const services = ['gateway', 'test-results', 'manual-testing', 'analytics', 'webhooks'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.infra/**', '.verdict/**', 'coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '.infra/**',
+      '.verdict/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,7 +51,9 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              group: services.filter((s) => s !== service).flatMap((s) => [`@verdict/${s}`, `@verdict/${s}/*`, `**/services/${s}/**`]),
+              group: services
+                .filter((s) => s !== service)
+                .flatMap((s) => [`@verdict/${s}`, `@verdict/${s}/*`, `**/services/${s}/**`]),
               message: 'Services never import each other: share a contract in contracts/ instead.',
             },
           ],

@@ -20,7 +20,8 @@ function manifestsDigest() {
   const hash = crypto.createHash('sha256');
   const lock = path.join(root, 'package-lock.json');
   const manifests = [path.join(root, 'package.json'), lock];
-  for (const dir of ['contracts', 'platform', 'e2e', 'bench']) manifests.push(path.join(root, dir, 'package.json'));
+  for (const dir of ['contracts', 'platform', 'e2e', 'bench'])
+    manifests.push(path.join(root, dir, 'package.json'));
   const services = path.join(root, 'services');
   for (const name of fs.existsSync(services) ? fs.readdirSync(services).sort() : []) {
     manifests.push(path.join(services, name, 'package.json'));
@@ -93,7 +94,8 @@ async function provisionInfra() {
   }
   const infraEnv = readInfraEnv();
   const env = {};
-  for (const s of servers) if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
+  for (const s of servers)
+    if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
   return { env, started: alreadyRunning ? [] : wanted };
 }
 
@@ -127,7 +129,8 @@ async function main() {
           if (code !== 0) process.exit(code);
         }
       }
-      const unitOnly = rest.includes('--selectProjects') && rest[rest.indexOf('--selectProjects') + 1] === 'unit';
+      const unitOnly =
+        rest.includes('--selectProjects') && rest[rest.indexOf('--selectProjects') + 1] === 'unit';
       const { env, started } = unitOnly ? { env: {}, started: [] } : await provisionInfra();
       const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
       // PGlite loads its WebAssembly with import(), which jest's sandbox allows only with vm modules on.

@@ -82,8 +82,18 @@ async function insertRaw(
     const tuples: string[] = [];
     for (let i = 0; i < batch; i += 1) {
       const n = values.length;
-      tuples.push(`($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}, now())`);
-      values.push(newId(), `raw-${tag}-stream-${a}`, i + 1, 'test.result.recorded', 1, JSON.stringify(payload(a * batch + i)), 'p1');
+      tuples.push(
+        `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}::jsonb, $${n + 7}, now())`,
+      );
+      values.push(
+        newId(),
+        `raw-${tag}-stream-${a}`,
+        i + 1,
+        'test.result.recorded',
+        1,
+        JSON.stringify(payload(a * batch + i)),
+        'p1',
+      );
     }
     await db.query(
       `INSERT INTO ${schema}.baseline (event_id, stream_id, stream_position, type, version, data, project_id, occurred_at)

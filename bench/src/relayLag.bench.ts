@@ -14,7 +14,11 @@ const TICK_MS = 20;
  * consumer measures the time from each event's occurredAt (taken at append) to its arrival.
  */
 export async function benchRelayLag(databaseUrl: string, brokers: string[]): Promise<BenchRow[]> {
-  const db = createPostgresDatabase({ connectionString: databaseUrl, max: 6, applicationName: 'bench-relay' });
+  const db = createPostgresDatabase({
+    connectionString: databaseUrl,
+    max: 6,
+    applicationName: 'bench-relay',
+  });
   const schema = uniqueNameForBench('bench_relay');
   const store = createSqlEventStore({ db, schema });
   await store.init();

@@ -32,7 +32,10 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
     waitFor(text, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const matches = () => (typeof text === 'string' ? output.includes(text) : text.test(output));
-        const timer = setTimeout(() => finish(new Error(`timed out waiting for ${String(text)}; output:\n${output}`)), timeoutMs);
+        const timer = setTimeout(
+          () => finish(new Error(`timed out waiting for ${String(text)}; output:\n${output}`)),
+          timeoutMs,
+        );
         const check = () => {
           if (matches()) finish();
         };
@@ -43,7 +46,9 @@ export function startProcess(command: string, args: string[], env: NodeJS.Proces
           else resolve();
         }
         listeners.add(check);
-        void exited.then((code) => finish(matches() ? undefined : new Error(`exited with ${code}; output:\n${output}`)));
+        void exited.then((code) =>
+          finish(matches() ? undefined : new Error(`exited with ${code}; output:\n${output}`)),
+        );
         check();
       });
     },

@@ -13,7 +13,10 @@ export class ConfigError extends Error {
  *
  * @example const config = loadConfig(z.object({ PORT: z.coerce.number().int().default(8080) }));
  */
-export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): Readonly<z.output<S>> {
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): Readonly<z.output<S>> {
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(
@@ -36,10 +39,16 @@ export const envIntegerList = (defaultValue: string) =>
     .string()
     .default(defaultValue)
     .transform((value, ctx) => {
-      const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+      const items = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
       const numbers = items.map(Number);
       if (numbers.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 0)) {
-        ctx.addIssue({ code: 'custom', message: `expected comma-separated non-negative integers, got "${value}"` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected comma-separated non-negative integers, got "${value}"`,
+        });
         return z.NEVER;
       }
       return numbers;

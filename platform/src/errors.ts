@@ -9,7 +9,11 @@ export class AppError extends Error {
   readonly retriable: boolean;
   readonly details?: unknown;
 
-  constructor(code: ErrorCode, message: string, options: { retriable?: boolean; details?: unknown; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { retriable?: boolean; details?: unknown; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -19,7 +23,11 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, details?: unknown, code: 'VALIDATION_ERROR' | 'INVALID_ATTEMPT' = 'VALIDATION_ERROR') {
+  constructor(
+    message: string,
+    details?: unknown,
+    code: 'VALIDATION_ERROR' | 'INVALID_ATTEMPT' = 'VALIDATION_ERROR',
+  ) {
     super(code, message, { details });
   }
 }
@@ -40,7 +48,10 @@ export class ConflictError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Missing or invalid credentials', code: 'UNAUTHORIZED' | 'AUTH_INVALID_TOKEN' = 'UNAUTHORIZED') {
+  constructor(
+    message = 'Missing or invalid credentials',
+    code: 'UNAUTHORIZED' | 'AUTH_INVALID_TOKEN' = 'UNAUTHORIZED',
+  ) {
     super(code, message);
   }
 }
@@ -80,9 +91,13 @@ export class VersionConflictError extends AppError {
   readonly expectedVersion: number | 'no_stream' | 'any';
   readonly actualVersion: number;
   constructor(streamId: string, expectedVersion: number | 'no_stream' | 'any', actualVersion: number) {
-    super('CONFLICT', `Stream ${streamId} is at version ${actualVersion}, expected ${String(expectedVersion)}`, {
-      retriable: true,
-    });
+    super(
+      'CONFLICT',
+      `Stream ${streamId} is at version ${actualVersion}, expected ${String(expectedVersion)}`,
+      {
+        retriable: true,
+      },
+    );
     this.streamId = streamId;
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;

@@ -14,7 +14,15 @@ export function createLogger(options: { service: string; level?: string; pretty?
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token', 'secret', '*.token', '*.secret'],
+      paths: [
+        'req.headers.authorization',
+        'headers.authorization',
+        'authorization',
+        'token',
+        'secret',
+        '*.token',
+        '*.secret',
+      ],
       censor: '[redacted]',
     },
   });

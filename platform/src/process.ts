@@ -12,7 +12,9 @@ export type Closer = () => Promise<void>;
  */
 export function listen(app: Express, options: { host: string; port: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = app.listen(options.port, options.host, (error?: Error) =>
+      error ? reject(error) : resolve(server),
+    );
     server.once('error', reject);
     // Behind a load balancer idle sockets must outlive its keep-alive, or it sees resets.
     server.keepAliveTimeout = 65_000;

@@ -35,7 +35,9 @@ function totalsProjection(name: string): Projection {
 }
 
 async function readTotals(db: SqlDatabase, schema: string) {
-  const { rows } = await db.query(`SELECT stream_id, events, total::int AS total FROM ${schema}.totals ORDER BY stream_id`);
+  const { rows } = await db.query(
+    `SELECT stream_id, events, total::int AS total FROM ${schema}.totals ORDER BY stream_id`,
+  );
   return rows;
 }
 
@@ -83,7 +85,11 @@ describe.each(setups)('projector runner on %s', (_name, makeSetup) => {
 
   async function appendSome(streams: number, perStream: number) {
     for (let s = 0; s < streams; s += 1) {
-      const events = Array.from({ length: perStream }, (_, i) => ({ type: 'added', version: 1, data: { n: i + 1 } }));
+      const events = Array.from({ length: perStream }, (_, i) => ({
+        type: 'added',
+        version: 1,
+        data: { n: i + 1 },
+      }));
       await store.append(`s-${s}`, events, { expectedVersion: 'any' });
     }
   }

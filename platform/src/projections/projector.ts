@@ -28,7 +28,11 @@ export interface Projector {
    */
   applyEvents(events: StoredEvent[]): Promise<number>;
   /** Consumes the bus as the consumer group `projector.<name>`. */
-  subscribe(bus: EventBus, topics: string[], options?: { maxAttempts?: number; backoff?: { initialMs: number; maxMs: number } }): Promise<Subscription>;
+  subscribe(
+    bus: EventBus,
+    topics: string[],
+    options?: { maxAttempts?: number; backoff?: { initialMs: number; maxMs: number } },
+  ): Promise<Subscription>;
   /**
    * Replays `source` from position 0 into fresh tables, then, holding the projection's lock so live
    * batches wait, catches up to the head and swaps the fresh tables in. Returns the events replayed.
@@ -78,7 +82,12 @@ async function applyNew(
     if (event.streamPosition <= at) continue;
     if (event.streamPosition > at + 1 && at > 0) {
       logger.warn(
-        { projection: projection.name, streamId: event.streamId, expected: at + 1, got: event.streamPosition },
+        {
+          projection: projection.name,
+          streamId: event.streamId,
+          expected: at + 1,
+          got: event.streamPosition,
+        },
         'gap in stream positions',
       );
     }
@@ -102,9 +111,14 @@ async function applyNew(
  *
  * @example const projector = createProjector({ db, projection: runList, logger }); await projector.init(); await projector.subscribe(bus, ['test-results']);
  */
-export function createProjector(options: { db: SqlDatabase; projection: Projection; logger: Logger }): Projector {
+export function createProjector(options: {
+  db: SqlDatabase;
+  projection: Projection;
+  logger: Logger;
+}): Projector {
   const { db, projection } = options;
-  if (!IDENTIFIER.test(projection.name)) throw new Error(`Projection name must match ${IDENTIFIER}: ${projection.name}`);
+  if (!IDENTIFIER.test(projection.name))
+    throw new Error(`Projection name must match ${IDENTIFIER}: ${projection.name}`);
   const logger = options.logger.child({ component: 'projector', projection: projection.name });
   const live = projection.name;
   const fresh = `${projection.name}${REBUILD_SUFFIX}`;

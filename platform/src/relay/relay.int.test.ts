@@ -120,7 +120,9 @@ describe.each(setups)('outbox relay on %s', (_name, makeSetup) => {
             version: 1,
             data: { writer, n: batch * 50 + i },
           }));
-          await store.append(`writer-${writer}`, events, { expectedVersion: batch === 0 ? 'no_stream' : batch * 50 });
+          await store.append(`writer-${writer}`, events, {
+            expectedVersion: batch === 0 ? 'no_stream' : batch * 50,
+          });
         }
       }),
     );
@@ -130,7 +132,9 @@ describe.each(setups)('outbox relay on %s', (_name, makeSetup) => {
     expect(new Set(consumer.received.map((e) => e.eventId)).size).toBe(10_000);
     expectStreamsInOrder(consumer.received);
     for (let writer = 0; writer < 20; writer += 1) {
-      const ns = consumer.received.filter((e) => e.streamId === `writer-${writer}`).map((e) => (e.data as { n: number }).n);
+      const ns = consumer.received
+        .filter((e) => e.streamId === `writer-${writer}`)
+        .map((e) => (e.data as { n: number }).n);
       expect(ns).toEqual(Array.from({ length: 500 }, (_, i) => i));
     }
     await (await consumer.subscription).stop();
@@ -138,9 +142,13 @@ describe.each(setups)('outbox relay on %s', (_name, makeSetup) => {
 
   it('when a relay crashes after publishing but before saving its checkpoint, then a new relay republishes and nothing is lost', async () => {
     for (let s = 0; s < 5; s += 1) {
-      await store.append(`stream-${s}`, Array.from({ length: 40 }, (_, i) => ({ type: 'e', version: 1, data: { i } })), {
-        expectedVersion: 'no_stream',
-      });
+      await store.append(
+        `stream-${s}`,
+        Array.from({ length: 40 }, (_, i) => ({ type: 'e', version: 1, data: { i } })),
+        {
+          expectedVersion: 'no_stream',
+        },
+      );
     }
     const consumer = collect(setup.bus, topic);
     await consumer.subscription;
@@ -152,10 +160,26 @@ describe.each(setups)('outbox relay on %s', (_name, makeSetup) => {
       },
     };
     const route = (event: StoredEvent) => ({ topic, key: event.streamId });
-    const crashing = createOutboxRelay({ name: 'r', store, bus: setup.bus, checkpoints: failingCheckpoints, route, logger: silentLogger(), batchSize: 50 });
+    const crashing = createOutboxRelay({
+      name: 'r',
+      store,
+      bus: setup.bus,
+      checkpoints: failingCheckpoints,
+      route,
+      logger: silentLogger(),
+      batchSize: 50,
+    });
     await expect(crashing.runOnce()).rejects.toThrow('crash before the checkpoint is saved');
 
-    const restarted = createOutboxRelay({ name: 'r', store, bus: setup.bus, checkpoints, route, logger: silentLogger(), batchSize: 50 });
+    const restarted = createOutboxRelay({
+      name: 'r',
+      store,
+      bus: setup.bus,
+      checkpoints,
+      route,
+      logger: silentLogger(),
+      batchSize: 50,
+    });
     expect(await restarted.drain()).toBe(200);
     await consumer.until(200);
     expect(consumer.received).toHaveLength(200);
@@ -170,10 +194,24 @@ describe.each(setups)('outbox relay on %s', (_name, makeSetup) => {
     const checkpoints = createMemoryCheckpointStore();
     const route = (event: StoredEvent) => ({ topic, key: event.streamId });
     await store.append('a', [{ type: 'e', version: 1, data: {} }], { expectedVersion: 'no_stream' });
-    const first = createOutboxRelay({ name: 'r', store, bus: setup.bus, checkpoints, route, logger: silentLogger() });
+    const first = createOutboxRelay({
+      name: 'r',
+      store,
+      bus: setup.bus,
+      checkpoints,
+      route,
+      logger: silentLogger(),
+    });
     expect(await first.drain()).toBe(1);
     await store.append('a', [{ type: 'e', version: 1, data: {} }], { expectedVersion: 1 });
-    const second = createOutboxRelay({ name: 'r', store, bus: setup.bus, checkpoints, route, logger: silentLogger() });
+    const second = createOutboxRelay({
+      name: 'r',
+      store,
+      bus: setup.bus,
+      checkpoints,
+      route,
+      logger: silentLogger(),
+    });
     expect(await second.drain()).toBe(1);
     expect(await second.drain()).toBe(0);
   });

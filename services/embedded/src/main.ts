@@ -32,13 +32,19 @@ async function main(): Promise<void> {
 
   const system = createSqlEventStore({ db, schema: 'verdict_system' });
   await system.init();
-  await system.append('instance', [InstanceStarted.of({
-    mode: 'embedded',
-    service: 'embedded',
-    version: VERSION,
-    nodeVersion: process.version,
-    pid: process.pid,
-  })], { expectedVersion: 'any' });
+  await system.append(
+    'instance',
+    [
+      InstanceStarted.of({
+        mode: 'embedded',
+        service: 'embedded',
+        version: VERSION,
+        nodeVersion: process.version,
+        pid: process.pid,
+      }),
+    ],
+    { expectedVersion: 'any' },
+  );
 
   const app = createGatewayApp({
     logger,
@@ -62,6 +68,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`verdict failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `verdict failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });
