@@ -2,3 +2,4 @@ export * from './errors';
 export * from './envelope';
 export * from './events';
 export * from './system';
+export * from './identity';

@@ -13,3 +13,5 @@ export * from './relay/index';
 export * from './projections/index';
 export * from './http/index';
 export * from './process';
+export * from './rateLimit/index';
+export * from './internalAuth/index';

@@ -4,3 +4,4 @@ export * from './operational';
 export * from './requestId';
 export * from './respond';
 export * from './validate';
+export * from './openapi';

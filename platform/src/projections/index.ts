@@ -1,1 +1,2 @@
 export * from './projector';
+export * from './waitFor';

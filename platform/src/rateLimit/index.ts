@@ -1,0 +1,4 @@
+// The Redis adapter is not re-exported: it lives behind `@verdict/platform/rateLimit/redis` so that the
+// embedded mode never loads the redis client.
+export * from './types';
+export * from './memory';

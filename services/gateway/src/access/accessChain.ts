@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import type { Clock, KeyValue, Logger, RateLimiter } from '@verdict/platform';
+import type { IdentityDirectory } from '../identity/directory';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
+import { limitByIp, limitByToken } from './rateLimits';
+
+/**
+ * The gate in front of every public API route, in the order that keeps each step cheap for an abuser:
+ * per-IP limit (before any lookup) → authentication → authorization (scope; project and role on
+ * `/{projectId}/…`) → per-token buckets → the routes. Mount it under each API prefix; the routes follow
+ * it on the same prefix.
+ */
+
+export { createTokenInfoRouter } from './tokenInfo.http';
+export type { AccessContext } from './authorize';
+export type { Principal } from './authenticate';
+
+export interface AccessChainOptions {
+  directory: IdentityDirectory;
+  rateLimiter: RateLimiter;
+  kv: KeyValue;
+  clock: Clock;
+  logger: Logger;
+  /** The ingest bucket's limit per token per minute (VERDICT_INGEST_RATE_LIMIT, default 1,200). */
+  ingestLimitPerMinute: number;
+}
+
+/**
+ * Builds the access chain as one router that calls next() for a request it lets through.
+ *
+ * @example for (const prefix of API_PREFIXES) app.use(prefix, chain, createTokenInfoRouter({ directory }), routes);
+ */
+export function createAccessChain(options: AccessChainOptions): Router {
+  const { directory, rateLimiter, kv, clock, ingestLimitPerMinute } = options;
+  if (!Number.isSafeInteger(ingestLimitPerMinute) || ingestLimitPerMinute <= 0) {
+    throw new RangeError(`ingestLimitPerMinute must be a positive integer, got ${ingestLimitPerMinute}`);
+  }
+  options.logger
+    .child({ component: 'access' })
+    .info({ ingestLimitPerMinute }, 'public API access chain ready');
+  const router = Router();
+  router.use(
+    limitByIp({ rateLimiter }),
+    authenticate({ directory, kv, clock }),
+    authorize({ directory }),
+    limitByToken({ rateLimiter, ingestLimitPerMinute }),
+  );
+  return router;
+}

@@ -1,0 +1,145 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import {
+  RateLimitError,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitRule,
+} from '@verdict/platform';
+import { principalOf } from './authorize';
+import { describeRequest, type OperationKind } from './requestPath';
+
+/**
+ * The rate limits of spec §8, fixed-window per minute, plus the ingest bucket of API.md. Only the ingest
+ * limit is configurable (VERDICT_INGEST_RATE_LIMIT); the others are the spec's numbers.
+ *
+ * Buckets per request: every request draws on its IP's bucket before authentication; then an
+ * authenticated one on its token's buckets. Ingest routes draw on the ingest bucket INSTEAD of the write
+ * bucket, so a large CI run is not throttled at 60 a minute. Manual-run creation and PDF generation are
+ * writes too, so they draw on their own bucket AND on the write bucket: both must allow. The specific
+ * bucket is asked first and a refusal stops there, so a refused PDF request does not also spend a write.
+ * A refused request still counts in the buckets it reached (fixed windows: the budget returns when the
+ * window ends, however hard a client hammers).
+ *
+ * Headers (spec §8) on every response, errors included: `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` of the most restrictive bucket the request drew on (fewest requests left, then the
+ * smaller limit); on a 429 those of the bucket that refused, plus `Retry-After` (set by the platform's
+ * error middleware from RateLimitError).
+ */
+
+const MINUTE_MS = 60_000;
+const perMinute = (limit: number): RateLimitRule => ({ limit, windowMs: MINUTE_MS });
+
+export const RATE_LIMITS = {
+  perIp: perMinute(200),
+  read: perMinute(100),
+  write: perMinute(60),
+  manualRunCreation: perMinute(10),
+  pdfGeneration: perMinute(1),
+} as const;
+
+export const DEFAULT_INGEST_LIMIT_PER_MINUTE = 1_200;
+
+/**
+ * The gateway's rate-limit setting; merge it into the gateway's config schema.
+ *
+ * @example const { VERDICT_INGEST_RATE_LIMIT } = loadConfig(RateLimitConfig);
+ */
+export const RateLimitConfig = z.object({
+  VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMIT_PER_MINUTE),
+});
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The decision the RateLimit-* headers show. */
+    rateLimit?: RateLimitDecision;
+  }
+}
+
+interface Bucket {
+  name: string;
+  rule: RateLimitRule;
+}
+
+/**
+ * The token buckets a kind of operation draws on, in the order they are asked.
+ *
+ * @example tokenBucketsFor('pdf-generation', 1200); // [pdf, write]
+ */
+export function tokenBucketsFor(kind: OperationKind, ingestLimitPerMinute: number): Bucket[] {
+  const write = { name: 'token:write', rule: RATE_LIMITS.write };
+  switch (kind) {
+    case 'read':
+      return [{ name: 'token:read', rule: RATE_LIMITS.read }];
+    case 'ingest':
+      return [{ name: 'token:ingest', rule: perMinute(ingestLimitPerMinute) }];
+    case 'manual-run-creation':
+      return [{ name: 'token:manual-run-creation', rule: RATE_LIMITS.manualRunCreation }, write];
+    case 'pdf-generation':
+      return [{ name: 'token:pdf-generation', rule: RATE_LIMITS.pdfGeneration }, write];
+    case 'write':
+    case 'webhook-write':
+      return [write];
+  }
+}
+
+/**
+ * Spec §8's 200 requests a minute per IP, before authentication. Behind a proxy, set Express's
+ * `trust proxy` so that `req.ip` is the client's address, not the proxy's.
+ *
+ * @example router.use(limitByIp({ rateLimiter }));
+ */
+export function limitByIp({ rateLimiter }: { rateLimiter: RateLimiter }): RequestHandler {
+  return async (req, res, next) => {
+    await draw(res, rateLimiter, [{ name: 'ip', rule: RATE_LIMITS.perIp }], clientAddress(req));
+    next();
+  };
+}
+
+export interface LimitByTokenOptions {
+  rateLimiter: RateLimiter;
+  ingestLimitPerMinute: number;
+}
+
+/**
+ * The per-token buckets of spec §8 and API.md for this request. Mount after authenticate().
+ *
+ * @example router.use(limitByToken({ rateLimiter, ingestLimitPerMinute: config.VERDICT_INGEST_RATE_LIMIT }));
+ */
+export function limitByToken({ rateLimiter, ingestLimitPerMinute }: LimitByTokenOptions): RequestHandler {
+  return async (req, res, next) => {
+    const { kind } = describeRequest(req.method, req.path);
+    await draw(res, rateLimiter, tokenBucketsFor(kind, ingestLimitPerMinute), principalOf(res).token.id);
+    next();
+  };
+}
+
+/** Consumes from each bucket in turn; shows the most restrictive decision; throws on the first refusal. */
+async function draw(res: Response, rateLimiter: RateLimiter, buckets: Bucket[], key: string): Promise<void> {
+  for (const bucket of buckets) {
+    const decision = await rateLimiter.consume(bucket.name, key, bucket.rule);
+    if (!decision.allowed) {
+      show(res, decision);
+      throw new RateLimitError(decision.resetSeconds);
+    }
+    show(res, moreRestrictive(res.locals.rateLimit, decision));
+  }
+}
+
+function moreRestrictive(current: RateLimitDecision | undefined, next: RateLimitDecision): RateLimitDecision {
+  if (current === undefined) return next;
+  if (next.remaining !== current.remaining) return next.remaining < current.remaining ? next : current;
+  return next.limit < current.limit ? next : current;
+}
+
+/** Headers set now survive an error later: the error middleware adds to them, it never clears them. */
+function show(res: Response, decision: RateLimitDecision): void {
+  res.locals.rateLimit = decision;
+  res.setHeader('RateLimit-Limit', String(decision.limit));
+  res.setHeader('RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+}
+
+function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,74 @@
+import { Router } from 'express';
+import { sendData, ServiceUnavailableError } from '@verdict/platform';
+import type { IdentityDirectory, TokenRecord } from '../identity/directory';
+import { principalOf } from './authorize';
+import { RATE_LIMITS } from './rateLimits';
+
+/**
+ * GET /{projectId}/token-info (spec §4.1, §2): what the calling token is and may reach.
+ *
+ * - `scopes` is the source of truth for project access (spec §2). One entry per project the token
+ *   reaches, `organizations/<organizationId>/projects/<projectId>`, then the token's capability scopes
+ *   as they are (such as `public-api`). A client can split an access entry on `/` to list its projects.
+ * - `expiresAt` is null for a token that never expires: the field is always present, so a client tells
+ *   "never" from "not sent".
+ * - `usageCount` counts the token's authenticated requests, this one included; `lastUsed` is the time of
+ *   the latest of them, which is this request (so it is always a date-time, as spec §2 types it).
+ * - `rateLimit` is the per-token read limit of spec §8, the one this endpoint draws on.
+ */
+
+export interface TokenInfo {
+  id: string;
+  scopes: string[];
+  projectName: string;
+  expiresAt: string | null;
+  createdAt: string;
+  lastUsed: string;
+  usageCount: number;
+  rateLimit: { limit: number; window: string };
+}
+
+export interface TokenInfoOptions {
+  directory: IdentityDirectory;
+}
+
+/**
+ * The token-info route; mount it under each API prefix after the access chain.
+ *
+ * @example app.use(prefix, createAccessChain(deps), createTokenInfoRouter({ directory }));
+ */
+export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
+  const router = Router();
+  router.get('/:projectId/token-info', async (_req, res) => {
+    const { token, usage } = principalOf(res);
+    const project = res.locals.project;
+    if (project === undefined) throw new Error('authorize() must run before token-info');
+    // authenticate() could not count this request: report nothing rather than a wrong count.
+    if (usage === null) throw new ServiceUnavailableError('Token usage is unavailable right now');
+    const info: TokenInfo = {
+      id: token.id,
+      scopes: await scopesOf(directory, token),
+      projectName: project.name,
+      expiresAt: token.expiresAt,
+      createdAt: token.createdAt,
+      lastUsed: usage.lastUsed,
+      usageCount: usage.usageCount,
+      rateLimit: { limit: RATE_LIMITS.read.limit, window: '1m' },
+    };
+    sendData(res, info);
+  });
+  return router;
+}
+
+/**
+ * The token's scope strings: its projects (as organization/project pairs), then its capabilities.
+ *
+ * @example await scopesOf(directory, token); // ['organizations/o1/projects/p1', 'public-api']
+ */
+export async function scopesOf(directory: IdentityDirectory, token: TokenRecord): Promise<string[]> {
+  const projects = await Promise.all(token.projectIds.map((id) => directory.findProject(id)));
+  const access = projects
+    .filter((project) => project !== null)
+    .map((project) => `organizations/${project.organizationId}/projects/${project.id}`);
+  return [...access, ...token.scopes];
+}

@@ -1,0 +1,36 @@
+/**
+ * What the gateway's access checks need to know about identities, answered from the identity read model.
+ * The identity slice implements it; authentication and authorization only consume it.
+ */
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface TokenRecord {
+  id: string;
+  kind: 'personal' | 'project';
+  name: string | null;
+  /** The user whose membership role applies: the owner of a personal token, the creator of a project token. */
+  ownerUserId: string;
+  /** Projects the token may reach. A project token has exactly one. */
+  projectIds: string[];
+  /** Capability scopes, such as `public-api`. */
+  scopes: string[];
+  /** Hex SHA-256 of the token's secret part; the cleartext is never stored. */
+  secretHash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  organizationId: string;
+}
+
+export interface IdentityDirectory {
+  findToken(tokenId: string): Promise<TokenRecord | null>;
+  findProject(projectId: string): Promise<ProjectRecord | null>;
+  /** The user's role in the organization, or null when not a member. */
+  roleOf(userId: string, organizationId: string): Promise<Role | null>;
+}
