@@ -17,7 +17,8 @@ function residentMegabytes(pid: number): number {
 export async function benchEmbeddedMemory(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'verdict-bench-'));
   const port = 18000 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/embedded/src/main.ts'], {
+  // Exactly what `npm start` runs; the server is the launcher's child process.
+  const child = spawn(process.execPath, ['scripts/run.cjs', 'start'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
@@ -35,7 +36,8 @@ export async function benchEmbeddedMemory(): Promise<BenchRow[]> {
       await sleep(250);
     }
     await sleep(5_000);
-    const rss = residentMegabytes(child.pid ?? 0);
+    const server = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    const rss = residentMegabytes(Number(server));
     return [
       {
         name: 'embedded process resident memory, idle',

@@ -31,8 +31,8 @@ export async function benchEventStore(databaseUrl: string): Promise<BenchRow[]> 
       [1, 3000],
     ] as const) {
       // Warm up both paths so neither pays for first-use costs (plans, pool connections).
-      await appendWithStore(store, batch, 20, 'warm');
-      await insertRaw(db, schema, batch, 20, 'warm');
+      await appendWithStore(store, batch, 20, `warm${batch}`);
+      await insertRaw(db, schema, batch, 20, `warm${batch}`);
       const storeRate = await appendWithStore(store, batch, appends, `b${batch}`);
       const rawRate = await insertRaw(db, schema, batch, appends, `b${batch}`);
       rows.push({

@@ -3,3 +3,4 @@ export * from './envelope';
 export * from './events';
 export * from './system';
 export * from './identity';
+export * from './gateway';

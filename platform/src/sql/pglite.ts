@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Transaction } from '@electric-sql/pglite';
 import type { QueryResult, SqlDatabase, SqlExecutor } from './types';
@@ -16,6 +19,26 @@ import type { QueryResult, SqlDatabase, SqlExecutor } from './types';
 export interface PGliteDatabaseOptions {
   /** Folder that keeps the data; in memory when undefined. */
   dataDir?: string;
+  /**
+   * Keep the resident memory of a long-running process small: smaller shared buffers, and a fresh data
+   * folder initialized by a short-lived child process, because initdb's WASM heap is never given back.
+   */
+  lowMemory?: boolean;
+}
+
+/** PostgreSQL settings of a small embedded database (a team's worth of data, one process). */
+const LOW_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB', 'work_mem=4MB'];
+
+/** Runs initdb for a fresh data folder in a child process, whose memory returns to the OS when it exits. */
+function initializeInChildProcess(dataDir: string): void {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  const script =
+    'require(process.argv[1]).PGlite.create({ dataDir: process.argv[2] })' +
+    '.then((db) => db.close()).catch((e) => { console.error(e); process.exit(1); });';
+  const result = spawnSync(process.execPath, ['-e', script, require.resolve('@electric-sql/pglite'), dataDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (result.status !== 0) throw new Error(`PGlite could not initialize ${dataDir}: ${String(result.stderr)}`);
 }
 
 // Array types reuse their element's parser, so int8[] and date[] follow these too.
@@ -52,8 +75,10 @@ function executorOf(target: Pick<Transaction, 'query'> | PGlite): SqlExecutor {
  * @example const db = await createPGliteDatabase({ dataDir: path.join(dataDir, 'pglite') });
  */
 export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<SqlDatabase> {
+  if (options.lowMemory && options.dataDir) initializeInChildProcess(options.dataDir);
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
+    ...(options.lowMemory ? { postgresqlconf: LOW_MEMORY_SETTINGS } : {}),
     parsers: { [INT8]: (value: string) => value, [DATE]: parseDateLikePg },
   });
   const direct = executorOf(pglite);

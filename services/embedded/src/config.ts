@@ -7,14 +7,18 @@ export const EmbeddedConfig = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().min(1).default('127.0.0.1'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
+    VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     VERDICT_PUBLIC_URL: z.url().optional(),
+    VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
     dataDir: path.resolve(env.VERDICT_DATA_DIR),
-    publicUrl: (env.VERDICT_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    adminKey: env.VERDICT_ADMIN_KEY,
+    publicUrl: env.VERDICT_PUBLIC_URL?.replace(/\/+$/, ''),
+    ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     logLevel: env.LOG_LEVEL,
   }));
 export type EmbeddedConfig = z.output<typeof EmbeddedConfig>;

@@ -1,20 +1,24 @@
 // `npm start`: every Verdict service in one process, on PGlite (data kept in VERDICT_DATA_DIR), the
-// in-process bus and the in-memory key-value store. The same modules, SQL and HTTP stack as the
-// distributed mode; only the adapters behind the ports differ.
+// in-process bus and in-memory key-value and rate-limit stores. The same modules, SQL and HTTP stack as
+// the distributed mode; only the adapters behind the ports differ.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
-import { createGatewayApp } from '@verdict/gateway/app';
+import { resolveAdminKey, startGateway } from '@verdict/gateway';
 import {
   closeServer,
   ConfigError,
   createInProcessBus,
   createLogger,
+  createMemoryCheckpointStore,
   createMemoryKeyValue,
+  createMemoryRateLimiter,
   createSqlEventStore,
   listen,
   loadConfig,
+  newSecret,
   onShutdown,
+  systemClock,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { EmbeddedConfig } from './config';
@@ -26,9 +30,10 @@ async function main(): Promise<void> {
   const logger = createLogger({ service: 'verdict', level: config.logLevel });
   mkdirSync(config.dataDir, { recursive: true });
 
-  const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite') });
+  const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite'), lowMemory: true });
   const bus = createInProcessBus({ logger });
   const kv = createMemoryKeyValue();
+  const rateLimiter = createMemoryRateLimiter();
 
   const system = createSqlEventStore({ db, schema: 'verdict_system' });
   await system.init();
@@ -46,21 +51,54 @@ async function main(): Promise<void> {
     { expectedVersion: 'any' },
   );
 
-  const app = createGatewayApp({
-    logger,
-    readiness: { store: () => db.ping(), bus: () => bus.ping(), keyValue: () => kv.ping() },
-  });
-  const server = await listen(app, { host: config.host, port: config.port });
+  const adminKey = await resolveAdminKey({ configured: config.adminKey, dataDir: config.dataDir });
+  const gateway = await startGateway(
+    { db, bus, kv, rateLimiter, checkpoints: createMemoryCheckpointStore(), clock: systemClock, logger },
+    {
+      adminKey: adminKey.key,
+      // Gateway and services share this process: a fresh secret per start is enough.
+      internalSecret: newSecret(32),
+      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+      ingestLimitPerMinute: config.ingestLimitPerMinute,
+      services: [],
+    },
+  );
+  const seed = await gateway.identity.seedDemo();
+
+  const server = await listen(gateway.app, { host: config.host, port: config.port });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  onShutdown(logger, [closeServer(server), () => bus.close(), () => kv.close(), () => db.close()]);
+  onShutdown(logger, [
+    closeServer(server),
+    () => gateway.stop(),
+    () => bus.close(),
+    () => rateLimiter.close(),
+    () => kv.close(),
+    () => db.close(),
+  ]);
 
+  const base = `${config.publicUrl ?? `http://localhost:${port}`}/api/public/v1`;
   logger.info({ port, dataDir: config.dataDir, mode: 'embedded' }, 'verdict started');
-  process.stdout.write(
-    `\nVerdict is running (embedded mode) at http://localhost:${port}\n` +
-      `  API base:  ${config.publicUrl}/api/public/v1\n` +
-      `  Data:      ${config.dataDir}\n\n`,
-  );
+  const lines = [
+    '',
+    `Verdict is running (embedded mode) at http://localhost:${port}`,
+    `  API base:    ${base}`,
+    `  API docs:    http://localhost:${port}/docs`,
+    `  Data:        ${config.dataDir}`,
+  ];
+  if (seed) {
+    lines.push(
+      '',
+      'First start: a demo organization, project, owner and token were created.',
+      `  Project id:  ${seed.projectId}`,
+      `  Token:       ${seed.token}   (shown once; keep it)`,
+      `  Try:         curl -H "Authorization: Bearer ${seed.token}" ${base}/${seed.projectId}/token-info`,
+    );
+  }
+  if (adminKey.generated) {
+    lines.push('', `  Admin key:   ${adminKey.key}   (generated; kept in ${adminKey.path ?? config.dataDir}, mode 0600)`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((error: unknown) => {

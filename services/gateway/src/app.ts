@@ -1,28 +1,132 @@
-import type { Express } from 'express';
-import type { Logger } from '@verdict/platform';
-import { createHttpApp } from '@verdict/platform';
+import path from 'node:path';
+import express, { Router, type Express, type RequestHandler } from 'express';
+import type { Clock, KeyValue, Logger, RateLimiter, RouteSpec } from '@verdict/platform';
+import { buildOpenApiDocument, createHttpApp, NotFoundError } from '@verdict/platform';
+import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
+import type { Identity } from './identity/module';
+import { forwardTo, type ServiceMount } from './routing/forward';
+import { compileRoutes, findRoute } from './routing/routeTable';
+import { adminRoutes, gatewayApiRoutes } from './routes';
+
+/** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
+export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
+export const ADMIN_PREFIX = '/admin/v1';
+export const API_VERSION = '1.0.0';
 
 export interface GatewayOptions {
   logger: Logger;
   /** The checks behind /readyz: the store, the bus and the key-value store this process depends on. */
   readiness: Record<string, () => Promise<void>>;
+  identity: Identity;
+  adminKey: string;
+  rateLimiter: RateLimiter;
+  kv: KeyValue;
+  clock: Clock;
+  ingestLimitPerMinute: number;
+  /** Signs the internal JWT that services verify. */
+  internalSecret: string;
+  /** Where clients reach this gateway (VERDICT_PUBLIC_URL); the server of the OpenAPI document. */
+  publicUrl: string;
+  /** The services behind the gateway, in-process (embedded) or over HTTP (distributed). */
+  services: ServiceMount[];
+  /** Express `trust proxy`, for the per-IP limit behind a load balancer (default false). */
+  trustProxy?: boolean | number | string;
 }
 
-/** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
-export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
+/** Every route of the public API: the gateway's own and those of the services behind it. */
+export function publicRoutes(services: ServiceMount[]): RouteSpec[] {
+  return [...gatewayApiRoutes, ...services.flatMap((service) => service.routes)];
+}
+
+/** The OpenAPI 3.1 document of everything this gateway serves. */
+export function openApiDocument(options: Pick<GatewayOptions, 'publicUrl' | 'services'>) {
+  return buildOpenApiDocument({
+    title: 'Verdict API',
+    version: API_VERSION,
+    description:
+      'Test reporting and test management. Every answer uses the envelope `{success, data, pagination?}` or ' +
+      '`{success: false, error: {code, message}}`; the same routes answer under /api/public/v1 and /api/v1/public.',
+    serverUrl: options.publicUrl,
+    groups: [
+      { prefixes: [...API_PREFIXES], routes: publicRoutes(options.services) },
+      { prefixes: [ADMIN_PREFIX], routes: adminRoutes },
+    ],
+  });
+}
+
+function docsRouter(openApiPath: string): Router {
+  const router = Router();
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1h' }));
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Verdict API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiPath)}, dom_id: '#docs', deepLinking: true });</script>
+</body></html>`);
+  });
+  return router;
+}
+
+/** Unknown paths answer 404 before any token is asked for, so probing them costs no credentials. */
+function rejectUnknownRoutes(routes: RouteSpec[]): RequestHandler {
+  const table = compileRoutes('api', routes);
+  return (req, _res, next) => {
+    if (findRoute(table, req.method, req.path)) next();
+    else next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`));
+  };
+}
+
+/** The retired context endpoint (spec §4.2, §9): always 404, pointing at its replacement. */
+function retiredContext(): Router {
+  const router = Router();
+  router.get('/:projectId/context', () => {
+    throw new NotFoundError('GET /{projectId}/context was replaced by GET /{projectId}/debug-bundle');
+  });
+  return router;
+}
 
 /**
- * The gateway's HTTP application: operational endpoints now; authentication, rate limits and the routes of
- * every service mount under both API prefixes. Anything unknown answers the 404 envelope.
+ * The gateway: operational endpoints, docs, the admin API, and under both API prefixes the access chain
+ * (per-IP limit, token, project scope and role, per-token limits) in front of every route.
  *
- * @example const app = createGatewayApp({ logger, readiness: { store: () => db.ping() } });
+ * @example const app = createGatewayApp({ logger, readiness, identity, adminKey, … , services: [] });
  */
 export function createGatewayApp(options: GatewayOptions): Express {
   const { app, finish } = createHttpApp({
     logger: options.logger,
     service: 'gateway',
     readiness: options.readiness,
+    // Result batches may be up to 10 MiB (API.md, ingest).
+    bodyLimit: '10mb',
   });
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  const document = openApiDocument(options);
+  app.use(docsRouter(`${API_PREFIXES[0]}/openapi.json`));
+  for (const prefix of API_PREFIXES) app.get(`${prefix}/openapi.json`, (_req, res) => res.json(document));
+
+  app.use(ADMIN_PREFIX, options.identity.adminRouter(options.adminKey));
+
+  const accessChain = createAccessChain({
+    directory: options.identity.directory,
+    rateLimiter: options.rateLimiter,
+    kv: options.kv,
+    clock: options.clock,
+    logger: options.logger,
+    ingestLimitPerMinute: options.ingestLimitPerMinute,
+    routeGuard: rejectUnknownRoutes(publicRoutes(options.services)),
+  });
+  const api = Router();
+  api.use(accessChain);
+  api.use(createTokenInfoRouter({ directory: options.identity.directory }));
+  api.use(retiredContext());
+  for (const service of options.services) {
+    const owned = compileRoutes(service.name, service.routes);
+    const forward = forwardTo(service, { internalSecret: options.internalSecret, clock: options.clock, logger: options.logger });
+    api.use((req, res, next) => (findRoute(owned, req.method, req.path) ? forward(req, res, next) : next()));
+  }
+  for (const prefix of API_PREFIXES) app.use(prefix, api);
   finish(app);
   return app;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Clock, KeyValue, Logger, RateLimiter } from '@verdict/platform';
 import type { IdentityDirectory } from '../identity/directory';
 import { authenticate } from './authenticate';
@@ -24,6 +24,11 @@ export interface AccessChainOptions {
   logger: Logger;
   /** The ingest bucket's limit per token per minute (VERDICT_INGEST_RATE_LIMIT, default 1,200). */
   ingestLimitPerMinute: number;
+  /**
+   * Runs after the per-IP limit and before authentication: the gateway answers unknown routes here, so
+   * they get a 404 (with the rate-limit headers) before any token is asked for.
+   */
+  routeGuard?: RequestHandler;
 }
 
 /**
@@ -42,6 +47,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
   const router = Router();
   router.use(
     limitByIp({ rateLimiter }),
+    ...(options.routeGuard ? [options.routeGuard] : []),
     authenticate({ directory, kv, clock }),
     authorize({ directory }),
     limitByToken({ rateLimiter, ingestLimitPerMinute }),

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Spec §2 "Token metadata", the `data` of GET /{projectId}/token-info (spec §4.1). */
+export const TokenInfo = z.object({
+  id: z.string(),
+  scopes: z
+    .array(z.string())
+    .describe(
+      'The source of truth for project access: `organizations/<organizationId>/projects/<projectId>` for each project the token reaches, then capability scopes such as `public-api`.',
+    ),
+  projectName: z.string(),
+  expiresAt: z.iso.datetime().nullable().describe('Null when the token never expires'),
+  createdAt: z.iso.datetime(),
+  lastUsed: z.iso.datetime().describe('Time of the latest authenticated request of the token (this one)'),
+  usageCount: z.number().int().describe('Authenticated requests of the token, this one included'),
+  rateLimit: z.object({ limit: z.number().int(), window: z.string() }),
+});
+export type TokenInfo = z.infer<typeof TokenInfo>;
+
+/** The path of every project-scoped route. */
+export const ProjectPath = z.object({ projectId: z.string().min(1) });

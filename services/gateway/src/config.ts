@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/**
+ * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
+ * the process refuses to start without them.
+ */
+export const GatewayConfig = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+    KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
+    VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters'),
+    VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    VERDICT_PUBLIC_URL: z.url().optional(),
+    VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
+    VERDICT_TRUST_PROXY: z.string().optional(),
+    LOG_LEVEL: LogLevel,
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    kafkaBrokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+    redisUrl: env.REDIS_URL,
+    adminKey: env.VERDICT_ADMIN_KEY,
+    internalSecret: env.VERDICT_INTERNAL_SECRET,
+    publicUrl: (env.VERDICT_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
+    trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
+    logLevel: env.LOG_LEVEL,
+  }));
+export type GatewayConfig = z.output<typeof GatewayConfig>;
+
+/** Express `trust proxy`: `true`/`false`, a hop count, or a list of addresses. */
+export function trustProxyOf(value: string | undefined): boolean | number | string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}

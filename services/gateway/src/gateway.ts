@@ -1,0 +1,76 @@
+import type { Express } from 'express';
+import type { CheckpointStore, Clock, EventBus, KeyValue, Logger, RateLimiter, SqlDatabase } from '@verdict/platform';
+import { createSqlEventStore } from '@verdict/platform';
+import { createGatewayApp } from './app';
+import { createIdentity, type Identity } from './identity/module';
+import type { ServiceMount } from './routing/forward';
+
+/** The gateway's event store schema: identity's events. */
+export const GATEWAY_SCHEMA = 'gateway_identity';
+
+export interface GatewayPorts {
+  db: SqlDatabase;
+  bus: EventBus;
+  kv: KeyValue;
+  rateLimiter: RateLimiter;
+  /** SQL checkpoints in the distributed mode; memory in the embedded mode, where the bus is in memory too. */
+  checkpoints: CheckpointStore;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface GatewaySettings {
+  adminKey: string;
+  internalSecret: string;
+  publicUrl: string;
+  ingestLimitPerMinute: number;
+  services: ServiceMount[];
+  trustProxy?: boolean | number | string;
+  /**
+   * Where identity lives: event store schema, read-model schema and topic. Defaults suit one Verdict per
+   * database and cluster; set them to run several side by side (integration tests do).
+   */
+  names?: { storeSchema?: string; readModelSchema?: string; topic?: string };
+}
+
+export interface Gateway {
+  app: Express;
+  identity: Identity;
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds and starts the gateway on its ports: identity (store, relay, projector), then the HTTP app.
+ * The embedded launcher and the gateway's own process both go through here, so both run one code path.
+ *
+ * @example const gateway = await startGateway(ports, settings); await listen(gateway.app, { host, port });
+ */
+export async function startGateway(ports: GatewayPorts, settings: GatewaySettings): Promise<Gateway> {
+  const { names, ...appSettings } = settings;
+  const store = createSqlEventStore({ db: ports.db, schema: names?.storeSchema ?? GATEWAY_SCHEMA, clock: ports.clock });
+  const identity = createIdentity({
+    db: ports.db,
+    store,
+    bus: ports.bus,
+    checkpoints: ports.checkpoints,
+    logger: ports.logger,
+    clock: ports.clock,
+    ...(names?.readModelSchema ? { schema: names.readModelSchema } : {}),
+    ...(names?.topic ? { topic: names.topic } : {}),
+  });
+  await identity.start();
+  const app = createGatewayApp({
+    logger: ports.logger,
+    readiness: {
+      store: () => ports.db.ping(),
+      bus: () => ports.bus.ping(),
+      keyValue: () => ports.kv.ping(),
+    },
+    identity,
+    rateLimiter: ports.rateLimiter,
+    kv: ports.kv,
+    clock: ports.clock,
+    ...appSettings,
+  });
+  return { app, identity, stop: () => identity.stop() };
+}

@@ -1,0 +1,68 @@
+// The gateway as its own process (distributed mode): PostgreSQL, Kafka and Redis; the services behind it
+// are reached over HTTP.
+import {
+  closeServer,
+  ConfigError,
+  createLogger,
+  createSqlCheckpointStore,
+  listen,
+  loadConfig,
+  onShutdown,
+  systemClock,
+} from '@verdict/platform';
+import { createKafkaBus } from '@verdict/platform/kafka';
+import { createPostgresDatabase } from '@verdict/platform/postgres';
+import { createRedisKeyValue } from '@verdict/platform/redis';
+import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
+import { GatewayConfig } from './config';
+import { GATEWAY_SCHEMA, startGateway } from './gateway';
+
+async function main(): Promise<void> {
+  const config = loadConfig(GatewayConfig);
+  const logger = createLogger({ service: 'gateway', level: config.logLevel });
+  const db = createPostgresDatabase({ connectionString: config.databaseUrl, applicationName: 'verdict-gateway' });
+  const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: 'verdict-gateway', logger });
+  const kv = createRedisKeyValue({ url: config.redisUrl, logger });
+  const rateLimiter = createRedisRateLimiter({ url: config.redisUrl, logger });
+  const gateway = await startGateway(
+    {
+      db,
+      bus,
+      kv,
+      rateLimiter,
+      checkpoints: await createSqlCheckpointStore(db, GATEWAY_SCHEMA),
+      clock: systemClock,
+      logger,
+    },
+    {
+      adminKey: config.adminKey,
+      internalSecret: config.internalSecret,
+      publicUrl: config.publicUrl,
+      ingestLimitPerMinute: config.ingestLimitPerMinute,
+      services: [],
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+    },
+  );
+  const server = await listen(gateway.app, { host: config.host, port: config.port });
+  onShutdown(logger, [
+    closeServer(server),
+    () => gateway.stop(),
+    () => bus.close(),
+    () => rateLimiter.close(),
+    () => kv.close(),
+    () => db.close(),
+  ]);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, mode: 'distributed' }, 'gateway started');
+  process.stdout.write(`Verdict gateway listening on http://${config.host}:${port} (API ${config.publicUrl}/api/public/v1)\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import {
+  AdminMemberPath,
+  AdminMembership,
+  AdminOrganization,
+  AdminOrganizationPath,
+  AdminProject,
+  AdminTokenPath,
+  AdminUser,
+  CreateOrganizationRequest,
+  CreateProjectRequest,
+  CreateUserRequest,
+  IssuedToken,
+  IssueTokenRequest,
+  ProjectPath,
+  RevokedToken,
+  SetMembershipRequest,
+  successEnvelope,
+  TokenInfo,
+} from '@verdict/contracts';
+import type { RouteSpec } from '@verdict/platform';
+
+const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') => ({
+  description,
+  schema: successEnvelope(schema),
+});
+
+/** The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. */
+export const gatewayApiRoutes: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/{projectId}/token-info',
+    summary: 'What the calling token is and may reach',
+    tag: 'Token Info',
+    security: 'bearer',
+    params: ProjectPath,
+    responses: { 200: ok(TokenInfo) },
+  },
+  {
+    method: 'get',
+    path: '/{projectId}/context',
+    summary: 'Retired: replaced by GET /{projectId}/debug-bundle; always answers 404',
+    tag: 'Debug Bundle',
+    security: 'bearer',
+    params: ProjectPath,
+    responses: { 404: { description: 'NOT_FOUND: use /{projectId}/debug-bundle' } },
+  },
+];
+
+/** The administration API (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
+export const adminRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/organizations',
+    summary: 'Create an organization (no plan: the free tier, 5,000 test cases a month, 1 project)',
+    tag: 'Administration',
+    security: 'admin',
+    body: CreateOrganizationRequest,
+    responses: { 201: ok(AdminOrganization, 'Created') },
+  },
+  {
+    method: 'post',
+    path: '/organizations/{organizationId}/projects',
+    summary: 'Create a project; over the plan’s project limit: 409 PROJECT_LIMIT_REACHED',
+    tag: 'Administration',
+    security: 'admin',
+    params: AdminOrganizationPath,
+    body: CreateProjectRequest,
+    responses: { 201: ok(AdminProject, 'Created') },
+  },
+  {
+    method: 'post',
+    path: '/users',
+    summary: 'Create a user; a duplicate e-mail (any letter case): 409 CONFLICT',
+    tag: 'Administration',
+    security: 'admin',
+    body: CreateUserRequest,
+    responses: { 201: ok(AdminUser, 'Created') },
+  },
+  {
+    method: 'put',
+    path: '/organizations/{organizationId}/members/{userId}',
+    summary: 'Set a user’s role in an organization',
+    tag: 'Administration',
+    security: 'admin',
+    params: AdminMemberPath,
+    body: SetMembershipRequest,
+    responses: { 200: ok(AdminMembership) },
+  },
+  {
+    method: 'post',
+    path: '/tokens',
+    summary: 'Issue a personal (svc_pat_…) or project (svcp_…) token; the cleartext is returned only here',
+    tag: 'Administration',
+    security: 'admin',
+    body: IssueTokenRequest,
+    responses: { 201: ok(IssuedToken, 'Created') },
+  },
+  {
+    method: 'delete',
+    path: '/tokens/{tokenId}',
+    summary: 'Revoke a token; it fails with 401 on the very next request, on every gateway replica',
+    tag: 'Administration',
+    security: 'admin',
+    params: AdminTokenPath,
+    responses: { 200: ok(RevokedToken) },
+  },
+];
