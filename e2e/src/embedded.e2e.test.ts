@@ -18,7 +18,7 @@ describe('the embedded default (npm start)', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('when started, then it prints its URL, answers /healthz and /readyz, and 404s unknown routes with the envelope', async () => {
+  it('when started the first time, then it prints its URL, a demo project, token and admin key, answers /healthz and /readyz, and 404s unknown routes with the envelope', async () => {
     const port = randomPort();
     const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     try {
@@ -30,6 +30,18 @@ describe('the embedded default (npm start)', () => {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
 
+      // The first start seeded a demo project and printed a token for it: both must work.
+      const projectId = /Project id:\s+(\S+)/.exec(verdict.output())?.[1];
+      const token = /Token:\s+(svc_pat_\S+)/.exec(verdict.output())?.[1];
+      expect(projectId).toBeDefined();
+      expect(token).toBeDefined();
+      const info = await fetch(`http://127.0.0.1:${port}/api/public/v1/${projectId}/token-info`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(info.status).toBe(200);
+      expect(((await info.json()) as { data: { projectName: string } }).data.projectName).toBe('Demo project');
+      expect(verdict.output()).toMatch(/Admin key:\s+\S{16,}/);
+
       const unknown = await fetch(`http://127.0.0.1:${port}/api/public/v1/no-such-thing`);
       expect(unknown.status).toBe(404);
       const body = ErrorEnvelope.parse(await unknown.json());
@@ -40,11 +52,24 @@ describe('the embedded default (npm start)', () => {
   });
 
   it('when restarted on the same data folder, then the data written by the first run is still there', async () => {
+    let seeded: { projectId?: string; token?: string } = {};
     for (let run = 0; run < 2; run += 1) {
       const port = randomPort();
       const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
       await verdict.waitFor(`http://localhost:${port}`);
-      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      if (run === 0) {
+        seeded = {
+          projectId: /Project id:\s+(\S+)/.exec(verdict.output())?.[1],
+          token: /Token:\s+(svc_pat_\S+)/.exec(verdict.output())?.[1],
+        };
+      } else {
+        // Not seeded twice, and the token issued by the first run still opens its project.
+        expect(verdict.output()).not.toContain('First start');
+        const info = await fetch(`http://127.0.0.1:${port}/api/public/v1/${seeded.projectId}/token-info`, {
+          headers: { authorization: `Bearer ${seeded.token}` },
+        });
+        expect(info.status).toBe(200);
+      }
       expect(await verdict.stop()).toBe(0);
     }
     // Each start records an instance.started event in the store; both runs' events must be on disk.
