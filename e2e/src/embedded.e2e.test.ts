@@ -39,7 +39,9 @@ describe('the embedded default (npm start)', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(info.status).toBe(200);
-      expect(((await info.json()) as { data: { projectName: string } }).data.projectName).toBe('Demo project');
+      expect(((await info.json()) as { data: { projectName: string } }).data.projectName).toBe(
+        'Demo project',
+      );
       expect(verdict.output()).toMatch(/Admin key:\s+\S{16,}/);
 
       const unknown = await fetch(`http://127.0.0.1:${port}/api/public/v1/no-such-thing`);

@@ -66,7 +66,10 @@ function parametersOf(route: RouteSpec) {
   const parameters: Record<string, unknown>[] = [];
   const add = (where: 'path' | 'query', shape: z.ZodObject | undefined) => {
     if (!shape) return;
-    const schema = jsonSchema(shape, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    const schema = jsonSchema(shape, 'input') as {
+      properties?: Record<string, unknown>;
+      required?: string[];
+    };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const { description, ...rest } = property as { description?: string };
       parameters.push({
@@ -95,7 +98,11 @@ function operationOf(route: RouteSpec, operationId: string) {
     responses[status] = {
       description: response.description,
       ...(response.schema
-        ? { content: { [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') } } }
+        ? {
+            content: {
+              [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') },
+            },
+          }
         : response.contentType
           ? { content: { [response.contentType]: { schema: { type: 'string' } } } }
           : {}),
@@ -112,7 +119,11 @@ function operationOf(route: RouteSpec, operationId: string) {
           content: Object.fromEntries(
             (route.bodyContentTypes ?? ['application/json']).map((type) => [
               type,
-              { schema: type.includes('json') ? jsonSchema(route.body as z.ZodType, 'input') : { type: 'string' } },
+              {
+                schema: type.includes('json')
+                  ? jsonSchema(route.body as z.ZodType, 'input')
+                  : { type: 'string' },
+              },
             ]),
           ),
         },
@@ -123,7 +134,8 @@ function operationOf(route: RouteSpec, operationId: string) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    security: route.security === 'none' ? [] : [{ [route.security === 'admin' ? 'adminKey' : 'bearerToken']: [] }],
+    security:
+      route.security === 'none' ? [] : [{ [route.security === 'admin' ? 'adminKey' : 'bearerToken']: [] }],
     parameters: parametersOf(route),
     ...body,
     responses,
@@ -134,7 +146,11 @@ const operationIdOf = (method: string, path: string) =>
   `${method}${path
     .split('/')
     .filter(Boolean)
-    .map((part) => part.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()))
+    .map((part) =>
+      part
+        .replace(/[{}]/g, '')
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()),
+    )
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('')}`;
 
@@ -162,11 +178,19 @@ export function buildOpenApiDocument(options: {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: { title: options.title, version: options.version, ...(options.description ? { description: options.description } : {}) },
+    info: {
+      title: options.title,
+      version: options.version,
+      ...(options.description ? { description: options.description } : {}),
+    },
     servers: [{ url: options.serverUrl }],
     components: {
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', description: 'A personal (svc_pat_…) or project (svcp_…) token' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A personal (svc_pat_…) or project (svcp_…) token',
+        },
         adminKey: { type: 'http', scheme: 'bearer', description: 'VERDICT_ADMIN_KEY' },
       },
     },

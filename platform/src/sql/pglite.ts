@@ -35,10 +35,15 @@ function initializeInChildProcess(dataDir: string): void {
   const script =
     'require(process.argv[1]).PGlite.create({ dataDir: process.argv[2] })' +
     '.then((db) => db.close()).catch((e) => { console.error(e); process.exit(1); });';
-  const result = spawnSync(process.execPath, ['-e', script, require.resolve('@electric-sql/pglite'), dataDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (result.status !== 0) throw new Error(`PGlite could not initialize ${dataDir}: ${String(result.stderr)}`);
+  const result = spawnSync(
+    process.execPath,
+    ['-e', script, require.resolve('@electric-sql/pglite'), dataDir],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(`PGlite could not initialize ${dataDir}: ${String(result.stderr)}`);
 }
 
 // Array types reuse their element's parser, so int8[] and date[] follow these too.

@@ -96,7 +96,10 @@ async function main(): Promise<void> {
     );
   }
   if (adminKey.generated) {
-    lines.push('', `  Admin key:   ${adminKey.key}   (generated; kept in ${adminKey.path ?? config.dataDir}, mode 0600)`);
+    lines.push(
+      '',
+      `  Admin key:   ${adminKey.key}   (generated; kept in ${adminKey.path ?? config.dataDir}, mode 0600)`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

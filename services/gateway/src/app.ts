@@ -123,7 +123,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
   api.use(retiredContext());
   for (const service of options.services) {
     const owned = compileRoutes(service.name, service.routes);
-    const forward = forwardTo(service, { internalSecret: options.internalSecret, clock: options.clock, logger: options.logger });
+    const forward = forwardTo(service, {
+      internalSecret: options.internalSecret,
+      clock: options.clock,
+      logger: options.logger,
+    });
     api.use((req, res, next) => (findRoute(owned, req.method, req.path) ? forward(req, res, next) : next()));
   }
   for (const prefix of API_PREFIXES) app.use(prefix, api);

@@ -1,5 +1,13 @@
 import type { Express } from 'express';
-import type { CheckpointStore, Clock, EventBus, KeyValue, Logger, RateLimiter, SqlDatabase } from '@verdict/platform';
+import type {
+  CheckpointStore,
+  Clock,
+  EventBus,
+  KeyValue,
+  Logger,
+  RateLimiter,
+  SqlDatabase,
+} from '@verdict/platform';
 import { createSqlEventStore } from '@verdict/platform';
 import { createGatewayApp } from './app';
 import { createIdentity, type Identity } from './identity/module';
@@ -47,7 +55,11 @@ export interface Gateway {
  */
 export async function startGateway(ports: GatewayPorts, settings: GatewaySettings): Promise<Gateway> {
   const { names, ...appSettings } = settings;
-  const store = createSqlEventStore({ db: ports.db, schema: names?.storeSchema ?? GATEWAY_SCHEMA, clock: ports.clock });
+  const store = createSqlEventStore({
+    db: ports.db,
+    schema: names?.storeSchema ?? GATEWAY_SCHEMA,
+    clock: ports.clock,
+  });
   const identity = createIdentity({
     db: ports.db,
     store,

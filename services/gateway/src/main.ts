@@ -20,7 +20,10 @@ import { GATEWAY_SCHEMA, startGateway } from './gateway';
 async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);
   const logger = createLogger({ service: 'gateway', level: config.logLevel });
-  const db = createPostgresDatabase({ connectionString: config.databaseUrl, applicationName: 'verdict-gateway' });
+  const db = createPostgresDatabase({
+    connectionString: config.databaseUrl,
+    applicationName: 'verdict-gateway',
+  });
   const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: 'verdict-gateway', logger });
   const kv = createRedisKeyValue({ url: config.redisUrl, logger });
   const rateLimiter = createRedisRateLimiter({ url: config.redisUrl, logger });
@@ -55,7 +58,9 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, mode: 'distributed' }, 'gateway started');
-  process.stdout.write(`Verdict gateway listening on http://${config.host}:${port} (API ${config.publicUrl}/api/public/v1)\n`);
+  process.stdout.write(
+    `Verdict gateway listening on http://${config.host}:${port} (API ${config.publicUrl}/api/public/v1)\n`,
+  );
 }
 
 main().catch((error: unknown) => {
@@ -63,6 +68,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

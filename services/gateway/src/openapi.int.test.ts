@@ -50,13 +50,20 @@ describe('the OpenAPI document', () => {
   });
 
   it('when the document lists an operation, then it has a unique id and its responses', () => {
-    const ids = Object.values(document.paths).flatMap((operations) => Object.values(operations).map((o) => o.operationId));
+    const ids = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).map((o) => o.operationId),
+    );
     expect(new Set(ids).size).toBe(ids.length);
     for (const operations of Object.values(document.paths)) {
-      for (const operation of Object.values(operations)) expect(Object.keys(operation.responses).length).toBeGreaterThan(1);
+      for (const operation of Object.values(operations))
+        expect(Object.keys(operation.responses).length).toBeGreaterThan(1);
     }
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/public/v1/{projectId}/token-info', '/admin/v1/tokens', '/admin/v1/tokens/{tokenId}']),
+      expect.arrayContaining([
+        '/api/public/v1/{projectId}/token-info',
+        '/admin/v1/tokens',
+        '/admin/v1/tokens/{tokenId}',
+      ]),
     );
   });
 

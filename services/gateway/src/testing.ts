@@ -53,7 +53,9 @@ interface Shared {
 }
 
 async function startReplica(shared: Shared, names: Record<string, string>, services: ServiceMount[]) {
-  const kv = shared.distributed ? createRedisKeyValue({ url: requireServer('REDIS_URL') }) : createMemoryKeyValue();
+  const kv = shared.distributed
+    ? createRedisKeyValue({ url: requireServer('REDIS_URL') })
+    : createMemoryKeyValue();
   const rateLimiter = shared.distributed
     ? createRedisRateLimiter({ url: requireServer('REDIS_URL'), keyPrefix: names.topic })
     : createMemoryRateLimiter();
@@ -135,20 +137,33 @@ async function cluster(distributed: boolean): Promise<GatewayCluster> {
 }
 
 /** Calls the admin API; throws with the answer when it is not the expected status. */
-export async function admin<T>(url: string, method: string, path: string, body: unknown, expected: number): Promise<T> {
+export async function admin<T>(
+  url: string,
+  method: string,
+  path: string,
+  body: unknown,
+  expected: number,
+): Promise<T> {
   const response = await fetch(`${url}/admin/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await response.json()) as { data: T };
-  if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  if (response.status !== expected)
+    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
   return json.data;
 }
 
 /** An organization, a project, a user with `role` and a personal token for the project. */
 export async function provision(url: string, role: 'owner' | 'admin' | 'member' | 'viewer' = 'owner') {
-  const organization = await admin<{ id: string }>(url, 'POST', '/organizations', { name: uniqueName('org') }, 201);
+  const organization = await admin<{ id: string }>(
+    url,
+    'POST',
+    '/organizations',
+    { name: uniqueName('org') },
+    201,
+  );
   const project = await admin<{ id: string }>(
     url,
     'POST',

@@ -87,10 +87,20 @@ describe.each([
 
   it('when an authorized request is forwarded, then the service sees the gateway’s identity and never the client’s token', async () => {
     const { projectId, organizationId, userId, token } = await provision(gateway.url, 'member');
-    const answer = await fetch(`${gateway.url}/api/v1/public/${projectId}/echo`, { headers: bearer(token.token) });
+    const answer = await fetch(`${gateway.url}/api/v1/public/${projectId}/echo`, {
+      headers: bearer(token.token),
+    });
     expect(answer.status).toBe(200);
-    const body = (await answer.json()) as { data: { identity: Record<string, unknown>; authorization: unknown } };
-    expect(body.data.identity).toMatchObject({ projectId, organizationId, userId, role: 'member', tokenId: token.id });
+    const body = (await answer.json()) as {
+      data: { identity: Record<string, unknown>; authorization: unknown };
+    };
+    expect(body.data.identity).toMatchObject({
+      projectId,
+      organizationId,
+      userId,
+      role: 'member',
+      tokenId: token.id,
+    });
     expect(body.data.authorization).toBeNull();
   });
 
@@ -127,7 +137,14 @@ describe('a service reached directly, around the gateway', () => {
   });
   afterAll(() => new Promise((resolve) => service.server.close(resolve)));
 
-  const identity = { organizationId: 'o', projectId: 'p', userId: 'u', role: 'owner' as const, scopes: [], tokenId: 't' };
+  const identity = {
+    organizationId: 'o',
+    projectId: 'p',
+    userId: 'u',
+    role: 'owner' as const,
+    scopes: [],
+    tokenId: 't',
+  };
 
   it('when the internal JWT is missing, then 401 UNAUTHORIZED', async () => {
     const answer = await fetch(`${service.url}/p/echo`);
@@ -140,18 +157,26 @@ describe('a service reached directly, around the gateway', () => {
     const [header, payload, signature] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, role: 'owner', projectId: 'other' })).toString('base64url')}.${signature}`;
-    const answer = await fetch(`${service.url}/p/echo`, { headers: { [INTERNAL_IDENTITY_HEADER]: tampered } });
+    const answer = await fetch(`${service.url}/p/echo`, {
+      headers: { [INTERNAL_IDENTITY_HEADER]: tampered },
+    });
     expect(answer.status).toBe(401);
   });
 
   it('when the internal JWT is signed with another secret or is a public token, then 401 UNAUTHORIZED', async () => {
     const foreign = mintInternalToken(identity, { secret: 'another-secret-that-is-long-enough-0123456789' });
-    expect((await fetch(`${service.url}/p/echo`, { headers: { [INTERNAL_IDENTITY_HEADER]: foreign } })).status).toBe(401);
-    expect((await fetch(`${service.url}/p/echo`, { headers: { authorization: 'Bearer svc_pat_x' } })).status).toBe(401);
+    expect(
+      (await fetch(`${service.url}/p/echo`, { headers: { [INTERNAL_IDENTITY_HEADER]: foreign } })).status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${service.url}/p/echo`, { headers: { authorization: 'Bearer svc_pat_x' } })).status,
+    ).toBe(401);
   });
 
   it('when the internal JWT is valid, then the service answers', async () => {
     const token = mintInternalToken(identity, { secret: INTERNAL_SECRET });
-    expect((await fetch(`${service.url}/p/echo`, { headers: { [INTERNAL_IDENTITY_HEADER]: token } })).status).toBe(200);
+    expect(
+      (await fetch(`${service.url}/p/echo`, { headers: { [INTERNAL_IDENTITY_HEADER]: token } })).status,
+    ).toBe(200);
   });
 });

@@ -76,7 +76,8 @@ function proxy(url: string, options: ForwardOptions): RequestHandler {
         const responseHeaders: http.OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(incoming.headers)) {
           // The gateway's own rate-limit and request-id headers win over a service's.
-          if (!HOP_BY_HOP.has(name) && value !== undefined && !res.hasHeader(name)) responseHeaders[name] = value;
+          if (!HOP_BY_HOP.has(name) && value !== undefined && !res.hasHeader(name))
+            responseHeaders[name] = value;
         }
         res.status(incoming.statusCode ?? 502);
         for (const [name, value] of Object.entries(responseHeaders)) res.setHeader(name, value as string);
@@ -102,7 +103,9 @@ function proxy(url: string, options: ForwardOptions): RequestHandler {
 export function forwardTo(mount: ServiceMount, options: ForwardOptions): RequestHandler {
   const logger = options.logger.child({ component: 'forward', service: mount.name });
   const target =
-    mount.target.kind === 'in-process' ? mount.target.router : proxy(mount.target.url, { ...options, logger });
+    mount.target.kind === 'in-process'
+      ? mount.target.router
+      : proxy(mount.target.url, { ...options, logger });
   return (req, res, next) => {
     rewriteHeaders(req, identityHeader(res, options));
     target(req, res, next);
