@@ -15,6 +15,7 @@ const common = {
 };
 
 module.exports = {
+  reporters: ['default', '<rootDir>/scripts/jest/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/**/*.unit.test.ts'] },
     {
