@@ -27,7 +27,7 @@ import {
   type PartitionDelivery,
   type PendingMessage,
   type ResolvedSubscribeOptions,
-} from './inProcess';
+} from './delivery';
 import { deadLetterTopic, type EventBus, type OutgoingMessage, type Subscription } from './types';
 
 export interface KafkaBusOptions {
