@@ -3,18 +3,14 @@
 // the dependencies when they are missing or stale, then re-runs the real command under the Node 22 that the
 // `node` devDependency ships, so `npm start` and `npm test` are single commands on a fresh clone.
 'use strict';
-const { spawnSync, spawn } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { root, node22, log, run, provisionInfra, stopInfra } = require('./lib.cjs');
 
-const root = path.resolve(__dirname, '..');
-const node22 = path.join(root, 'node_modules', 'node', 'bin', 'node');
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
-
-function log(message) {
-  process.stderr.write(`[verdict] ${message}\n`);
-}
 
 function manifestsDigest() {
   const hash = crypto.createHash('sha256');
@@ -41,67 +37,6 @@ function ensureInstalled() {
     process.exit(result.status ?? 1);
   }
   fs.writeFileSync(stampFile, manifestsDigest());
-}
-
-/** Runs a command to completion, forwarding its output; resolves with its exit code. */
-function run(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
-    const forward = (signal) => child.kill(signal);
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : 1));
-    });
-  });
-}
-
-function readInfraEnv() {
-  const infraDir = process.env.VERDICT_INFRA_DIR || path.join(root, '.infra');
-  const file = path.join(infraDir, 'env');
-  const env = {};
-  if (!fs.existsSync(file)) return env;
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    const match = /^(?:export\s+)?([A-Z_][A-Z0-9_]*)=["']?(.*?)["']?$/.exec(line.trim());
-    if (match) env[match[1]] = match[2];
-  }
-  return env;
-}
-
-const servers = [
-  { name: 'postgres', variable: 'DATABASE_URL' },
-  { name: 'kafka', variable: 'KAFKA_BROKERS' },
-  { name: 'redis', variable: 'REDIS_URL' },
-];
-
-/**
- * Provisions, through infra/local, every server whose variable is not already set, and returns the
- * environment to run with plus the list of servers this call started (so they can be stopped after).
- */
-async function provisionInfra() {
-  const wanted = servers.filter((s) => !process.env[s.variable]).map((s) => s.name);
-  if (wanted.length === 0) return { env: {}, started: [] };
-  const statusCode = await run('bash', [path.join(root, 'infra/local/status'), '--quiet', ...wanted], {
-    stdio: 'ignore',
-  });
-  const alreadyRunning = statusCode === 0;
-  const upCode = await run('bash', [path.join(root, 'infra/local/up'), ...wanted]);
-  if (upCode !== 0) {
-    log(`infra/local/up failed (exit ${upCode}); the integration tests need real servers`);
-    process.exit(upCode);
-  }
-  const infraEnv = readInfraEnv();
-  const env = {};
-  for (const s of servers)
-    if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
-  return { env, started: alreadyRunning ? [] : wanted };
-}
-
-async function stopInfra(started) {
-  if (started.length === 0 || process.env.VERDICT_KEEP_INFRA === '1') return;
-  await run('bash', [path.join(root, 'infra/local/down'), ...started]);
 }
 
 async function main() {
@@ -140,10 +75,16 @@ async function main() {
       const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
       // PGlite loads its WebAssembly with import(), which jest's sandbox allows only with vm modules on.
       const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
+      const summaryFile = path.join(os.tmpdir(), `verdict-tests-${process.pid}.json`);
       const code = await run(node22, [...nodeFlags, jest, '--maxWorkers=2', ...rest], {
-        env: { ...process.env, ...env },
+        env: { ...process.env, ...env, VERDICT_TEST_SUMMARY_FILE: summaryFile },
       });
       await stopInfra(started);
+      if (fs.existsSync(summaryFile)) {
+        const { passed, failed, skipped } = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+        fs.rmSync(summaryFile);
+        process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+      }
       process.exit(code);
       break;
     }
@@ -153,6 +94,12 @@ async function main() {
         env: { ...process.env, ...env },
       });
       await stopInfra(started);
+      process.exit(code);
+      break;
+    }
+    case 'start-distributed': {
+      // The launcher provisions the servers itself: it must know which ones it started to stop only those.
+      const code = await run(node22, [path.join(root, 'scripts/start-distributed.cjs'), ...rest]);
       process.exit(code);
       break;
     }

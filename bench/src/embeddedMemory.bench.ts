@@ -36,7 +36,9 @@ export async function benchEmbeddedMemory(): Promise<BenchRow[]> {
       await sleep(250);
     }
     await sleep(5_000);
-    const server = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    const server = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)[0];
     const rss = residentMegabytes(Number(server));
     return [
       {

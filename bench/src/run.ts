@@ -5,6 +5,7 @@ import path from 'node:path';
 import { benchEmbeddedMemory } from './embeddedMemory.bench';
 import { benchEventBus } from './eventBus.bench';
 import { benchEventStore } from './eventStore.bench';
+import { benchGateway } from './gateway.bench';
 import { benchRelayLag } from './relayLag.bench';
 import type { BenchRow } from './table';
 import { printTable } from './table';
@@ -20,6 +21,12 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   bus: () => benchEventBus(server('KAFKA_BROKERS').split(',')),
   relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
   memory: () => benchEmbeddedMemory(),
+  gateway: () =>
+    benchGateway({
+      databaseUrl: server('DATABASE_URL'),
+      kafkaBrokers: server('KAFKA_BROKERS'),
+      redisUrl: server('REDIS_URL'),
+    }),
 };
 
 async function main() {

@@ -1,0 +1,403 @@
+// Authenticated `GET /{projectId}/token-info` through the gateway in its distributed mode (real PostgreSQL,
+// Redis and Kafka), next to a bare Express hello-world measured in the same run. Both servers are child
+// processes and the load comes from this process (autocannon, and an evenly paced generator for latency),
+// so each side pays the same loopback, the same load generator and the same request headers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, openSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import {
+  AdminOrganization,
+  AdminProject,
+  AdminUser,
+  IssuedToken,
+  successEnvelope,
+  TokenInfo,
+} from '@verdict/contracts';
+import type { BenchRow } from './table';
+import { percentile, sleep } from './table';
+
+export interface GatewayBenchServers {
+  databaseUrl: string;
+  kafkaBrokers: string;
+  redisUrl: string;
+}
+
+const repoRoot = path.resolve(__dirname, '../..');
+const DURATION_S = 10;
+const WARMUP_S = 2;
+const CONNECTIONS = 50;
+/**
+ * Reads are limited to 100 a minute per token (spec §8), so the load rotates over this many tokens:
+ * enough for ~13,000 token-info requests a second over the whole bench before any token runs dry.
+ */
+const TOKENS = 2_000;
+const ISSUE_CONCURRENCY = 50;
+/** A 429 or a 5xx is cheaper than a real answer and would flatter the figure: more than this fails the bench. */
+const MAX_NOT_OK_SHARE = 0.01;
+const THROUGHPUT_TARGET = 0.4;
+const P99_TARGET_MS = 20;
+
+// The baseline: the least an Express 5 server does for a GET that answers JSON.
+const BARE_SERVER = `
+const express = require('express');
+const app = express();
+app.get('/hello', (_req, res) => res.json({ hello: 'world' }));
+app.get('/readyz', (_req, res) => res.json({ ready: true }));
+app.listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now (the OS picks it; the child binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the process exited`);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await sleep(200);
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
+}
+
+/** SIGTERM, SIGKILL after 10 s: a stuck child must not keep the bench from finishing. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts a Node 22 child from the repository root; its output goes to a file under .bench/, not through a
+ * pipe into this process, which is busy generating load.
+ */
+async function startNode(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
+  const port = await freePort();
+  const logDir = path.join(repoRoot, '.bench');
+  mkdirSync(logDir, { recursive: true });
+  const log = openSync(path.join(logDir, `${name}.log`), 'w');
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  });
+  try {
+    await waitUntilReady(child, `http://127.0.0.1:${port}/readyz`);
+  } catch (error) {
+    await stopProcess(child);
+    throw new Error(`${name} did not start (see .bench/${name}.log)`, { cause: error });
+  }
+  return { process: child, port, stop: () => stopProcess(child) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Provisioning through the admin API
+
+type Admin = (method: string, urlPath: string, body?: unknown) => Promise<unknown>;
+
+function adminClient(port: number, adminKey: string): Admin {
+  return async (method, urlPath, body) => {
+    const response = await fetch(`http://127.0.0.1:${port}/admin/v1${urlPath}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const answer: unknown = await response.json();
+    if (!response.ok) throw new Error(`${method} ${urlPath}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+}
+
+/** Runs `task` for 0…count-1 with at most `concurrency` in flight; results in index order. */
+async function inParallel<T>(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array<T>(count);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) results[i] = await task(i);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}
+
+interface Fixture {
+  projectId: string;
+  tokens: string[];
+}
+
+/** One organization, project and owner, and TOKENS personal tokens on that project. */
+async function provision(admin: Admin): Promise<Fixture> {
+  const unique = randomBytes(4).toString('hex');
+  const organization = successEnvelope(AdminOrganization).parse(
+    await admin('POST', '/organizations', { name: `bench gateway ${unique}` }),
+  ).data;
+  const project = successEnvelope(AdminProject).parse(
+    await admin('POST', `/organizations/${organization.id}/projects`, { name: `bench ${unique}` }),
+  ).data;
+  const user = successEnvelope(AdminUser).parse(
+    await admin('POST', '/users', {
+      email: `bench-${unique}@example.com`,
+      firstName: 'Bench',
+      lastName: 'Mark',
+    }),
+  ).data;
+  await admin('PUT', `/organizations/${organization.id}/members/${user.id}`, { role: 'owner' });
+  const tokens = await inParallel(TOKENS, ISSUE_CONCURRENCY, async (i) => {
+    const answer = await admin('POST', '/tokens', {
+      kind: 'personal',
+      userId: user.id,
+      name: `bench ${i}`,
+      projectIds: [project.id],
+    });
+    return successEnvelope(IssuedToken).parse(answer).data.token;
+  });
+  return { projectId: project.id, tokens };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Load
+
+type Headers = Record<string, string>;
+
+/**
+ * Every request carries the next token and its own client address. The gateway trusts X-Forwarded-For
+ * here (VERDICT_TRUST_PROXY), so the per-IP limit of 200 a minute counts each request's address, as it
+ * would behind a load balancer in front of many clients.
+ */
+function rotation(tokens: string[]): () => Headers {
+  let sent = 0;
+  return () => {
+    const n = sent++;
+    return {
+      authorization: `Bearer ${tokens[n % tokens.length]}`,
+      'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+    };
+  };
+}
+
+interface Target {
+  port: number;
+  path: string;
+  /** The headers of the next request (the baseline gets the same ones, so the generator's work is equal). */
+  headers: () => Headers;
+}
+
+interface Measured {
+  okPerSecond: number;
+  p99Ms: number;
+}
+
+/** Throws when more than 1 % of the answers were not 200; returns how many were. */
+function okAnswers(label: string, statuses: Map<string, number>, errors: number): number {
+  const ok = statuses.get('200') ?? 0;
+  const answered = [...statuses.values()].reduce((sum, count) => sum + count, 0) + errors;
+  if (answered === 0 || (answered - ok) / answered > MAX_NOT_OK_SHARE) {
+    const seen = [...statuses].map(([code, count]) => `${code}: ${count}`).join(', ');
+    // 429s mean the token pool ran dry for this rate: raise TOKENS rather than accept them.
+    throw new Error(`${label}: only ${ok} of ${answered} answers were 200 (${seen}; errors: ${errors})`);
+  }
+  return ok;
+}
+
+/**
+ * autocannon over CONNECTIONS keep-alive connections, as fast as the server answers or at `rate` a
+ * second. With a rate, its coordinated-omission correction is off: it assumes requests are due every
+ * Math.ceil(1 / rate) = 1 ms per connection and back-fills one sample per millisecond of a slow answer,
+ * which measures that assumption, not the server.
+ */
+async function measureAutocannon(
+  label: string,
+  target: Target,
+  seconds: number,
+  rate?: number,
+): Promise<Measured> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        path: target.path,
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...target.headers() } }),
+      },
+    ],
+    ...(rate === undefined ? {} : { overallRate: rate, ignoreCoordinatedOmission: true }),
+  });
+  const statuses = new Map(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]),
+  );
+  const ok = okAnswers(label, statuses, result.errors);
+  return { okPerSecond: ok / result.duration, p99Ms: result.latency.p99 };
+}
+
+/**
+ * An open-loop load at an even `rate`: request i is due at start + i / rate whether or not the earlier
+ * ones have answered, and its latency counts from when it was due, so a stall shows in the figure.
+ * autocannon's overallRate instead lets each connection send its share of a second back to back when the
+ * second starts, then wait: its p99 is that of a burst at full concurrency, not of a steady half load.
+ */
+async function measurePaced(label: string, target: Target, seconds: number, rate: number): Promise<Measured> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const latencies: number[] = [];
+  const statuses = new Map<string, number>();
+  let errors = 0;
+  const send = (dueAt: number) =>
+    new Promise<void>((resolve) => {
+      const request = http.get({
+        host: '127.0.0.1',
+        port: target.port,
+        path: target.path,
+        headers: target.headers(),
+        agent,
+      });
+      request.setTimeout(10_000, () => request.destroy(new Error('timed out')));
+      request.once('error', () => {
+        errors += 1;
+        resolve();
+      });
+      request.once('response', (response) => {
+        response.resume().once('end', () => {
+          latencies.push(performance.now() - dueAt);
+          const code = String(response.statusCode);
+          statuses.set(code, (statuses.get(code) ?? 0) + 1);
+          resolve();
+        });
+      });
+    });
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  const dueAt = (i: number) => start + (i * 1000) / rate;
+  const sent: Promise<void>[] = [];
+  while (sent.length < total) {
+    while (sent.length < total && dueAt(sent.length) <= performance.now())
+      sent.push(send(dueAt(sent.length)));
+    await sleep(1);
+  }
+  await Promise.all(sent);
+  agent.destroy();
+  const ok = okAnswers(label, statuses, errors);
+  return { okPerSecond: (ok * 1000) / (performance.now() - start), p99Ms: percentile(latencies, 99) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The bench
+
+function startGateway(servers: GatewayBenchServers, adminKey: string): Promise<Child> {
+  return startNode('gateway-bench', ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+    DATABASE_URL: servers.databaseUrl,
+    KAFKA_BROKERS: servers.kafkaBrokers,
+    REDIS_URL: servers.redisUrl,
+    VERDICT_ADMIN_KEY: adminKey,
+    VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    VERDICT_TRUST_PROXY: 'true',
+  });
+}
+
+/** One authenticated request before the load: a 401 or 403 here would make the whole run meaningless. */
+async function checkTokenInfo(port: number, urlPath: string, token: string): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (response.status !== 200)
+    throw new Error(`token-info answered ${response.status}: ${await response.text()}`);
+  successEnvelope(TokenInfo).parse(await response.json());
+}
+
+const p99Row = (name: string, ours: Measured, baseline: Measured): BenchRow => ({
+  name,
+  unit: 'ms',
+  ours: ours.p99Ms,
+  baseline: baseline.p99Ms,
+  target: `< ${P99_TARGET_MS} ms`,
+  met: ours.p99Ms < P99_TARGET_MS,
+});
+
+const progress = (message: string) => process.stderr.write(`[bench] gateway: ${message}\n`);
+
+/**
+ * Peak throughput of token-info (gateway) and of the bare server, 10 s at 50 connections each after a
+ * short warm-up; then the gateway's and the bare server's p99 at half the gateway's peak.
+ *
+ * @example const rows = await benchGateway({ databaseUrl, kafkaBrokers, redisUrl });
+ */
+export async function benchGateway(servers: GatewayBenchServers): Promise<BenchRow[]> {
+  const adminKey = `bench-${randomBytes(16).toString('hex')}`;
+  let started = Date.now();
+  const gateway = await startGateway(servers, adminKey);
+  const bare = await startNode('bare-express', ['-e', BARE_SERVER], {}).catch(async (error: unknown) => {
+    await gateway.stop();
+    throw error;
+  });
+  try {
+    progress(`gateway ready in ${Date.now() - started} ms; issuing ${TOKENS} tokens`);
+    started = Date.now();
+    const fixture = await provision(adminClient(gateway.port, adminKey));
+    progress(`${TOKENS} tokens issued in ${Date.now() - started} ms`);
+    const tokenInfoPath = `/api/public/v1/${fixture.projectId}/token-info`;
+    await checkTokenInfo(gateway.port, tokenInfoPath, fixture.tokens[0] ?? '');
+
+    const ours: Target = { port: gateway.port, path: tokenInfoPath, headers: rotation(fixture.tokens) };
+    const baseline: Target = { port: bare.port, path: '/hello', headers: rotation(fixture.tokens) };
+    await measureAutocannon('bare warm-up', baseline, WARMUP_S);
+    await measureAutocannon('gateway warm-up', ours, WARMUP_S);
+    const barePeak = await measureAutocannon('bare peak', baseline, DURATION_S);
+    const gatewayPeak = await measureAutocannon('gateway peak', ours, DURATION_S);
+    const rate = Math.max(1, Math.round(gatewayPeak.okPerSecond / 2));
+    progress(`peak ${Math.round(gatewayPeak.okPerSecond)} req/s; p99 at ${rate} req/s`);
+    const gatewayBursts = await measureAutocannon('gateway at half peak', ours, DURATION_S, rate);
+    const bareBursts = await measureAutocannon('bare at half peak', baseline, DURATION_S, rate);
+    const gatewayPaced = await measurePaced('gateway paced at half peak', ours, DURATION_S, rate);
+    const barePaced = await measurePaced('bare paced at half peak', baseline, DURATION_S, rate);
+    return [
+      {
+        name: 'token-info throughput (distributed)',
+        unit: 'req/s',
+        ours: gatewayPeak.okPerSecond,
+        baseline: barePeak.okPerSecond,
+        target: `≥ ${THROUGHPUT_TARGET * 100}% of bare Express`,
+        met: gatewayPeak.okPerSecond >= THROUGHPUT_TARGET * barePeak.okPerSecond,
+      },
+      p99Row(
+        `token-info p99 at 50% of peak, autocannon overallRate (${rate} req/s)`,
+        gatewayBursts,
+        bareBursts,
+      ),
+      p99Row(`token-info p99 at 50% of peak, evenly paced (${rate} req/s)`, gatewayPaced, barePaced),
+    ];
+  } finally {
+    await Promise.all([gateway.stop(), bare.stop()]);
+  }
+}

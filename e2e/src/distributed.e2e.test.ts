@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import {
+  AdminMembership,
+  AdminOrganization,
+  AdminProject,
+  AdminUser,
+  ErrorEnvelope,
+  IssuedToken,
+  RevokedToken,
+  successEnvelope,
+  TokenInfo,
+} from '@verdict/contracts';
+import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+
+// `npm run start:distributed` is `node scripts/run.cjs start-distributed`; the test runs that exactly. It
+// needs real PostgreSQL, Kafka and Redis: the launcher provisions them through infra/local (or uses those
+// that DATABASE_URL, KAFKA_BROKERS and REDIS_URL name), and when it cannot, it exits and this test fails.
+const startDistributed = (env: NodeJS.ProcessEnv) =>
+  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start-distributed'], env);
+
+// Generous: a first run may install Kafka, and a consumer group join can take seconds.
+const READY_TIMEOUT_MS = 180_000;
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** A tiny HTTP client of one gateway: JSON in, status and parsed JSON out. */
+function clientOf(baseUrl: string) {
+  return async (
+    method: string,
+    urlPath: string,
+    options: { bearer: string; body?: unknown },
+  ): Promise<Answer> => {
+    const response = await fetch(`${baseUrl}${urlPath}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.bearer}`,
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else; ESRCH: it is gone.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid the launcher reports for the service it started (`[verdict] started gateway (pid 123)`). */
+function pidOf(launcher: RunningProcess, service: string): number {
+  const match = new RegExp(`started ${service} \\(pid (\\d+)\\)`).exec(launcher.output());
+  if (!match?.[1])
+    throw new Error(`the launcher did not report the ${service} pid; output:\n${launcher.output()}`);
+  return Number(match[1]);
+}
+
+describe('the distributed mode (npm run start:distributed)', () => {
+  let launcher: RunningProcess | undefined;
+
+  afterEach(async () => {
+    // A failed test must not leave the launcher (and through it the gateway) running.
+    if (launcher && launcher.child.exitCode === null && launcher.child.signalCode === null) {
+      await launcher.stop('SIGINT');
+    }
+    launcher = undefined;
+  });
+
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes until it is revoked, and Ctrl-C stops the gateway', async () => {
+    const port = randomPort();
+    const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
+    launcher = startDistributed({
+      PORT: String(port),
+      VERDICT_ADMIN_KEY: adminKey,
+      VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+    });
+    await launcher.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
+    const gatewayPid = pidOf(launcher, 'gateway');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+
+    const call = clientOf(baseUrl);
+    const admin = (method: string, urlPath: string, body?: unknown) =>
+      call(method, `/admin/v1${urlPath}`, { bearer: adminKey, body });
+    const unique = randomBytes(6).toString('hex');
+
+    const organizationAnswer = await admin('POST', '/organizations', { name: `e2e distributed ${unique}` });
+    expect(organizationAnswer.status).toBe(201);
+    const organization = successEnvelope(AdminOrganization).parse(organizationAnswer.body).data;
+
+    const projectAnswer = await admin('POST', `/organizations/${organization.id}/projects`, {
+      name: `e2e project ${unique}`,
+    });
+    expect(projectAnswer.status).toBe(201);
+    const project = successEnvelope(AdminProject).parse(projectAnswer.body).data;
+
+    const userAnswer = await admin('POST', '/users', {
+      email: `e2e-${unique}@example.com`,
+      firstName: 'Dana',
+      lastName: 'Distributed',
+    });
+    expect(userAnswer.status).toBe(201);
+    const user = successEnvelope(AdminUser).parse(userAnswer.body).data;
+
+    const membershipAnswer = await admin('PUT', `/organizations/${organization.id}/members/${user.id}`, {
+      role: 'owner',
+    });
+    expect(membershipAnswer.status).toBe(200);
+    expect(successEnvelope(AdminMembership).parse(membershipAnswer.body).data.role).toBe('owner');
+
+    const tokenAnswer = await admin('POST', '/tokens', {
+      kind: 'personal',
+      userId: user.id,
+      name: `e2e token ${unique}`,
+      projectIds: [project.id],
+    });
+    expect(tokenAnswer.status).toBe(201);
+    const token = successEnvelope(IssuedToken).parse(tokenAnswer.body).data;
+
+    for (const prefix of ['/api/public/v1', '/api/v1/public']) {
+      const answer = await call('GET', `${prefix}/${project.id}/token-info`, { bearer: token.token });
+      expect({ prefix, status: answer.status }).toEqual({ prefix, status: 200 });
+      const info = successEnvelope(TokenInfo).parse(answer.body).data;
+      expect(info.id).toBe(token.id);
+      expect(info.projectName).toBe(project.name);
+      expect(info.scopes).toContain(`organizations/${organization.id}/projects/${project.id}`);
+    }
+
+    const revokeAnswer = await admin('DELETE', `/tokens/${token.id}`);
+    expect(revokeAnswer.status).toBe(200);
+    expect(successEnvelope(RevokedToken).parse(revokeAnswer.body).data.id).toBe(token.id);
+
+    const refused = await call('GET', `/api/public/v1/${project.id}/token-info`, { bearer: token.token });
+    expect(refused.status).toBe(401);
+    expect(ErrorEnvelope.parse(refused.body).error.code).toBe('UNAUTHORIZED');
+
+    expect(await launcher.stop('SIGINT')).toBe(0);
+    expect(isAlive(gatewayPid)).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+// Helpers shared by the npm-script entry (run.cjs) and the launchers it starts: where things are, how to run
+// a command with the terminal's signals forwarded, and how to bring up (and back down) only the local
+// servers a command needs. Plain CommonJS on purpose: any Node may load it before dependencies exist.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const node22 = path.join(root, 'node_modules', 'node', 'bin', 'node');
+const infraDir = () => process.env.VERDICT_INFRA_DIR || path.join(root, '.infra');
+
+function log(message) {
+  process.stderr.write(`[verdict] ${message}\n`);
+}
+
+/** Runs a command to completion, forwarding its output; resolves with its exit code. */
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    const forward = (signal) => child.kill(signal);
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+/** `NAME=value` lines of a shell env file (optionally `export`ed and quoted); {} when it does not exist. */
+function readEnvFile(file) {
+  const env = {};
+  if (!fs.existsSync(file)) return env;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^(?:export\s+)?([A-Z_][A-Z0-9_]*)=["']?(.*?)["']?$/.exec(line.trim());
+    if (match) env[match[1]] = match[2];
+  }
+  return env;
+}
+
+const readInfraEnv = () => readEnvFile(path.join(infraDir(), 'env'));
+
+const servers = [
+  { name: 'postgres', variable: 'DATABASE_URL' },
+  { name: 'kafka', variable: 'KAFKA_BROKERS' },
+  { name: 'redis', variable: 'REDIS_URL' },
+];
+
+/** Whether infra/local/status sees this server running (asked one by one: a subset may run already). */
+async function isRunning(name) {
+  return (
+    (await run('bash', [path.join(root, 'infra/local/status'), '--quiet', name], { stdio: 'ignore' })) === 0
+  );
+}
+
+/**
+ * Provisions, through infra/local, every server whose variable is not already set, and returns the
+ * environment to run with plus the list of servers this call started (so they can be stopped after, and
+ * only those: a server that was running before belongs to someone else).
+ */
+async function provisionInfra() {
+  const wanted = servers.filter((s) => !process.env[s.variable]).map((s) => s.name);
+  if (wanted.length === 0) return { env: {}, started: [] };
+  const runningBefore = [];
+  for (const name of wanted) if (await isRunning(name)) runningBefore.push(name);
+  const upCode = await run('bash', [path.join(root, 'infra/local/up'), ...wanted]);
+  if (upCode !== 0) {
+    log(
+      `infra/local/up failed (exit ${upCode}); the tests, the bench and the distributed mode need real servers`,
+    );
+    process.exit(upCode);
+  }
+  const infraEnv = readInfraEnv();
+  const env = {};
+  for (const s of servers)
+    if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
+  return { env, started: wanted.filter((name) => !runningBefore.includes(name)) };
+}
+
+async function stopInfra(started) {
+  if (started.length === 0 || process.env.VERDICT_KEEP_INFRA === '1') return;
+  await run('bash', [path.join(root, 'infra/local/down'), ...started]);
+}
+
+module.exports = { root, node22, infraDir, log, run, readEnvFile, readInfraEnv, provisionInfra, stopInfra };
