@@ -15,3 +15,4 @@ export * from './http/index';
 export * from './process';
 export * from './rateLimit/index';
 export * from './internalAuth/index';
+export * from './blobStore/index';
