@@ -27,6 +27,7 @@ import {
   IDENTITY_READ_MODEL,
   identityProjection,
 } from './projections/identityReadModel';
+import { withProjectCache } from './projectCache';
 import { seedDemo, type DemoSeed } from './seed';
 
 /** The topic the identity events travel on, keyed by stream id. */
@@ -100,7 +101,7 @@ export function createIdentity(options: IdentityOptions): Identity {
 
   return {
     adminRouter: (adminKey) => adminRouter(commands, adminKey),
-    directory: readModel,
+    directory: withProjectCache(readModel),
     commands,
     projector,
     async start() {
