@@ -58,8 +58,10 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, mode: 'distributed' }, 'gateway started');
+  // With PORT=0 only the bound port is true; an explicit VERDICT_PUBLIC_URL always wins.
+  const publicUrl = process.env.VERDICT_PUBLIC_URL ? config.publicUrl : `http://localhost:${port}`;
   process.stdout.write(
-    `Verdict gateway listening on http://${config.host}:${port} (API ${config.publicUrl}/api/public/v1)\n`,
+    `Verdict gateway listening on http://${config.host}:${port} (API ${publicUrl}/api/public/v1)\n`,
   );
 }
 
