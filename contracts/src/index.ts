@@ -4,3 +4,6 @@ export * from './events';
 export * from './system';
 export * from './identity';
 export * from './gateway';
+export * from './testResults';
+export * from './testResultsEvents';
+export * from './testResultsIngest';

@@ -297,6 +297,44 @@ describe.each([pglite, postgres])('EventStore contract on $name', (adapter) => {
     });
   });
 
+  describe('existing event ids', () => {
+    it('when ids are asked about, then exactly the stored ones come back, whatever their stream', async () => {
+      const store = await freshStore();
+      const inRun = [newId(), newId()];
+      const inLog = newId();
+      await store.append(
+        'run-1',
+        inRun.map((eventId, n) => recorded(n, { eventId })),
+        { expectedVersion: 'no_stream' },
+      );
+      await store.append('log', [recorded(3, { eventId: inLog }), recorded(4)], { expectedVersion: 'any' });
+      const unknown = newId();
+
+      const existing = await store.existingEventIds([unknown, ...inRun, inLog, inRun[0] ?? '', 'not-a-uuid']);
+      expect(existing).toEqual(new Set([...inRun, inLog]));
+      expect(await store.existingEventIds([unknown])).toEqual(new Set());
+      expect(await store.existingEventIds([])).toEqual(new Set());
+    });
+
+    it(
+      'when 5,000 ids are asked about at once, then one call tells the stored half from the rest',
+      async () => {
+        const store = await freshStore();
+        const ids = range(5_000).map(() => newId());
+        const stored = ids.filter((_, i) => i % 2 === 0);
+        await store.append(
+          'results',
+          stored.map((eventId, n) => recorded(n, { eventId })),
+          { expectedVersion: 'any' },
+        );
+        const existing = await store.existingEventIds(ids);
+        expect(existing.size).toBe(2_500);
+        expect([...existing].sort()).toEqual([...stored].sort());
+      },
+      HEAVY_TEST_MS,
+    );
+  });
+
   describe('reading everything', () => {
     it('when streams are appended in turn, then readAll pages through them in append order, cursor by cursor', async () => {
       const store = await freshStore();

@@ -359,6 +359,18 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     }
   }
 
+  async function existingEventIds(eventIds: readonly string[]): Promise<Set<string>> {
+    const distinct = [...new Set(eventIds)];
+    if (distinct.length === 0) return new Set();
+    // One statement, one parameter whatever the count; answered from the unique index on event_id.
+    const { rows } = await db.query<{ event_id: string }>(
+      `SELECT event_id FROM ${schema}.events WHERE event_id = ANY($1::text[])`,
+      [distinct],
+      PREPARED,
+    );
+    return new Set(rows.map((row) => row.event_id));
+  }
+
   return {
     async init() {
       await db.transaction(async (tx) => {
@@ -401,5 +413,7 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
         : after;
       return { events: rows.map(eventOfRow), cursor };
     },
+
+    existingEventIds,
   };
 }

@@ -64,4 +64,10 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromVersion?: number }): Promise<StoredEvent[]>;
   /** Up to `limit` events after the cursor, in (transaction, position) order; none that may still change. */
   readAll(options: { after: GlobalCursor; limit: number }): Promise<ReadAllResult>;
+  /**
+   * Which of these event ids are stored, in any stream: lets a writer that derives ids from content (one
+   * event per test result) tell duplicates from new events in one query instead of folding a stream.
+   * Sees committed events only.
+   */
+  existingEventIds(eventIds: readonly string[]): Promise<Set<string>>;
 }

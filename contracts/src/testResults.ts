@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * The automated-results vocabulary of API.md ("Ingest — automated runs"): what test runners send, and
+ * what imports of Playwright JSON and JUnit XML turn their reports into.
+ */
+export const ResultStatus = z.enum(['passed', 'failed', 'timedOut', 'skipped', 'interrupted']);
+export type ResultStatus = z.infer<typeof ResultStatus>;
+
+/** A test's outcome in one run, over all its attempts (API.md). */
+export const Outcome = z.enum(['passed', 'failed', 'flaky', 'skipped']);
+export type Outcome = z.infer<typeof Outcome>;
+
+export const SourceLocation = z.object({
+  file: z.string().min(1).max(1024),
+  line: z.number().int().min(0),
+  column: z.number().int().min(0).optional(),
+});
+export type SourceLocation = z.infer<typeof SourceLocation>;
+
+export const TestError = z.object({
+  message: z.string().max(100_000),
+  stack: z.string().max(200_000).optional(),
+  snippet: z.string().max(50_000).optional(),
+  location: SourceLocation.optional(),
+});
+export type TestError = z.infer<typeof TestError>;
+
+export interface TestStep {
+  title: string;
+  category?: string;
+  durationMs: number;
+  error?: TestError;
+  location?: SourceLocation;
+  steps?: TestStep[];
+}
+export const TestStep: z.ZodType<TestStep> = z.lazy(() =>
+  z.object({
+    title: z.string().max(2_000),
+    category: z.string().max(100).optional(),
+    durationMs: z.number().min(0),
+    error: TestError.optional(),
+    location: SourceLocation.optional(),
+    steps: z.array(TestStep).max(1_000).optional(),
+  }),
+);
+
+export const ResultAttachment = z.object({
+  name: z.string().min(1).max(500),
+  contentType: z.string().min(1).max(200),
+  artifactId: z.string().min(1).max(100),
+});
+
+export const Annotation = z.object({ type: z.string().min(1).max(200), description: z.string().max(10_000).optional() });
+
+/**
+ * One attempt of one test in a run. A result is identified in its run by (file, titlePath, project,
+ * attempt): sending it again is a duplicate, not a second result.
+ */
+export const ResultItem = z.object({
+  file: z.string().min(1).max(1024),
+  titlePath: z.array(z.string().max(2_000)).min(1).max(50),
+  project: z.string().max(200).optional(),
+  attempt: z.number().int().min(0).max(100),
+  status: ResultStatus,
+  expectedStatus: ResultStatus.optional(),
+  durationMs: z.number().min(0),
+  startedAt: z.iso.datetime({ offset: true }),
+  error: TestError.optional(),
+  steps: z.array(TestStep).max(1_000).optional(),
+  stdout: z.array(z.string().max(100_000)).max(10_000).optional(),
+  stderr: z.array(z.string().max(100_000)).max(10_000).optional(),
+  attachments: z.array(ResultAttachment).max(100).optional(),
+  annotations: z.array(Annotation).max(100).optional(),
+  tags: z.array(z.string().min(1).max(200)).max(100).optional(),
+  location: SourceLocation.optional(),
+});
+export type ResultItem = z.infer<typeof ResultItem>;
+
+/** The identity of a result in its run. */
+export function resultKey(item: Pick<ResultItem, 'file' | 'titlePath' | 'project' | 'attempt'>): string {
+  return JSON.stringify([item.file, item.titlePath, item.project ?? '', item.attempt]);
+}
+
+/** The identity of a test case across runs: (file, titlePath); `project` is one of its platforms. */
+export function testCaseKey(item: Pick<ResultItem, 'file' | 'titlePath'>): string {
+  return JSON.stringify([item.file, item.titlePath]);
+}

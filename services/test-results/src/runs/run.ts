@@ -1,0 +1,155 @@
+/**
+ * The run aggregate: its lifecycle state, folded from the small `run-<runId>` stream (created, shards
+ * started and finished, finished), and the names of the streams around it. Results, artifacts and coverage
+ * are decided on this state but recorded in streams of their own, so the lifecycle stays a handful of
+ * events however large the run. Pure: no I/O, no clock, no random ids.
+ */
+import { createHash } from 'node:crypto';
+import {
+  parseTestResultsEvent,
+  type RunArtifactAdded,
+  type RunCoverageAdded,
+  type RunCreated,
+  type RunFinished,
+  type RunShardFinished,
+  type RunShardStarted,
+  type RunStatus,
+  type RunSummary,
+  type TestResultRecorded,
+  type EventOf,
+} from '@verdict/contracts';
+
+/** What a run was started with; fixed by its run.created. */
+export type RunInfo = Omit<EventOf<typeof RunCreated>['data'], 'shardTotal'>;
+
+export interface ShardEnd {
+  finishedAt: string;
+  status: RunStatus | null;
+}
+
+interface RunProgress {
+  run: RunInfo;
+  /** Shards the run waits for; null while no start or finish has announced any. */
+  shardTotal: number | null;
+  startedShards: ReadonlySet<number>;
+  finishedShards: ReadonlyMap<number, ShardEnd>;
+}
+
+export type RunState =
+  | { status: 'none' }
+  | ({ status: 'running' } & RunProgress)
+  | ({ status: 'finished'; finishedAt: string; result: RunStatus | null } & RunProgress);
+
+export type RunningRun = Extract<RunState, { status: 'running' }>;
+export type ExistingRun = Exclude<RunState, { status: 'none' }>;
+
+/** An event a run command decides; `eventId` is set where a retry must find what it already recorded. */
+export type RunEvent = EventOf<
+  | typeof RunCreated
+  | typeof RunShardStarted
+  | typeof RunShardFinished
+  | typeof RunFinished
+  | typeof TestResultRecorded
+  | typeof RunArtifactAdded
+  | typeof RunCoverageAdded
+> & { eventId?: string };
+
+/** The lifecycle: created, shards, finished. Folded before every decision on the run. */
+export const runStream = (runId: string): string => `run-${runId}`;
+/** One test.result-recorded per result. */
+export const runResultsStream = (runId: string): string => `run-${runId}-results`;
+export const runArtifactsStream = (runId: string): string => `run-${runId}-artifacts`;
+export const runCoverageStream = (runId: string): string => `run-${runId}-coverage`;
+
+/**
+ * A UUID (version 8, RFC 9562) derived from SHA-256 of its parts: the same parts give the same id, so an
+ * event recorded once is found again by its id when it is sent again.
+ *
+ * @example const eventId = derivedId(runId, resultKey(item));
+ */
+export function derivedId(...parts: string[]): string {
+  const bytes = createHash('sha256').update(JSON.stringify(parts)).digest().subarray(0, 16);
+  bytes[6] = 0x80 | ((bytes[6] ?? 0) & 0x0f);
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function initialState(): RunState {
+  return { status: 'none' };
+}
+
+function created(event: EventOf<typeof RunCreated>): RunState {
+  const { shardTotal, ...run } = event.data;
+  return { status: 'running', run, shardTotal, startedShards: new Set(), finishedShards: new Map() };
+}
+
+export function evolve(state: RunState, event: RunEvent): RunState {
+  switch (event.type) {
+    case 'run.created':
+      return created(event);
+    case 'run.shard-started': {
+      if (state.status === 'none') return state;
+      const { current, total } = event.data.shard;
+      return {
+        ...state,
+        shardTotal: state.shardTotal ?? total,
+        startedShards: new Set([...state.startedShards, current]),
+      };
+    }
+    case 'run.shard-finished': {
+      if (state.status === 'none') return state;
+      const { shard, finishedAt, status } = event.data;
+      const finishedShards = new Map(state.finishedShards).set(shard.current, { finishedAt, status });
+      return { ...state, shardTotal: state.shardTotal ?? shard.total, finishedShards };
+    }
+    case 'run.finished':
+      if (state.status !== 'running') return state;
+      return { ...state, status: 'finished', finishedAt: event.data.finishedAt, result: event.data.status };
+    // Recorded in their own streams: they never change the lifecycle.
+    case 'test.result-recorded':
+    case 'run.artifact-added':
+    case 'run.coverage-added':
+      return state;
+  }
+}
+
+/**
+ * Parses a lifecycle event read back from the store.
+ *
+ * @example const event = parseRunEvent({ type: stored.type, version: stored.version, data: stored.data });
+ */
+export function parseRunEvent(event: { type: string; version: number; data: unknown }): RunEvent {
+  const parsed = parseTestResultsEvent(event);
+  switch (parsed.type) {
+    case 'run.created':
+    case 'run.shard-started':
+    case 'run.shard-finished':
+    case 'run.finished':
+      return parsed;
+    default:
+      throw new Error(`${parsed.type} does not belong to a run's lifecycle stream`);
+  }
+}
+
+/**
+ * The run as ingest answers it.
+ *
+ * @example const run = summaryOf(existingRun);
+ */
+export function summaryOf(state: ExistingRun): RunSummary {
+  const { run } = state;
+  return {
+    id: run.runId,
+    counter: run.counter,
+    status: state.status,
+    projectId: run.projectId,
+    ciRunId: run.ciRunId,
+    title: run.title,
+    branch: run.branch,
+    environment: run.environment,
+    commit: run.commit,
+    startedAt: run.startedAt,
+    finishedAt: state.status === 'finished' ? state.finishedAt : null,
+  };
+}
