@@ -51,7 +51,10 @@ export const ResultAttachment = z.object({
   artifactId: z.string().min(1).max(100),
 });
 
-export const Annotation = z.object({ type: z.string().min(1).max(200), description: z.string().max(10_000).optional() });
+export const Annotation = z.object({
+  type: z.string().min(1).max(200),
+  description: z.string().max(10_000).optional(),
+});
 
 /**
  * One attempt of one test in a run. A result is identified in its run by (file, titlePath, project,
