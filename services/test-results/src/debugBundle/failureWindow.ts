@@ -1,0 +1,382 @@
+import type { TestError, TestStep } from '@verdict/contracts';
+import type { BundleErrorSummary, FailureWindow, WindowStep } from './types';
+
+/**
+ * The pieces of a bundle that are computed from a result rather than read: the failure window, one-line
+ * errors, and the links (`retryCommand`, `uiUrl`, `traceViewerUrl`).
+ */
+
+// ——— failure window ———
+
+/**
+ * The steps around the failure (spec §2 `failureWindow`), over the step tree flattened depth-first
+ * (a parent before its children, as the steps started). `failed` is the innermost failed step — a failed
+ * step none of whose descendants failed; the first such one when soft assertions failed several times.
+ * Its ancestors count as steps before it (they started before it), its descendants as steps after it.
+ * With no failed step (a timeout, a crash outside any step) `failed` is null and `before` holds the
+ * last steps that ran, which is where the test stopped.
+ *
+ * @example const window = failureWindow(result.steps ?? [], { before: 3, after: 2 });
+ */
+export function failureWindow(
+  steps: readonly TestStep[],
+  { before = 3, after = 2 }: { before?: number; after?: number } = {},
+): FailureWindow {
+  const flat = flattenSteps(steps);
+  const failedIndex = flat.findIndex(({ innermostFailure }) => innermostFailure);
+  if (failedIndex === -1) {
+    return {
+      before: flat.slice(Math.max(0, flat.length - before)).map(toWindowStep),
+      failed: null,
+      after: [],
+    };
+  }
+  const failed = flat[failedIndex];
+  return {
+    before: flat.slice(Math.max(0, failedIndex - before), failedIndex).map(toWindowStep),
+    failed: failed === undefined ? null : toWindowStep(failed),
+    after: flat.slice(failedIndex + 1, failedIndex + 1 + after).map(toWindowStep),
+  };
+}
+
+/** A step in the flattened tree, with what the window needs to know of its place in the tree. */
+export interface FlatStep {
+  step: TestStep;
+  depth: number;
+  /** The step failed and none of its descendants did. */
+  innermostFailure: boolean;
+}
+
+/**
+ * The step tree in depth-first order (parent first).
+ *
+ * @example flattenSteps(result.steps ?? []).map(({ step, depth }) => `${'  '.repeat(depth)}${step.title}`)
+ */
+export function flattenSteps(steps: readonly TestStep[]): FlatStep[] {
+  const flat: FlatStep[] = [];
+  const visit = (step: TestStep, depth: number): boolean => {
+    const entry: FlatStep = { step, depth, innermostFailure: false };
+    flat.push(entry);
+    let descendantFailed = false;
+    for (const child of step.steps ?? []) descendantFailed = visit(child, depth + 1) || descendantFailed;
+    const failed = step.error !== undefined;
+    entry.innermostFailure = failed && !descendantFailed;
+    return failed || descendantFailed;
+  };
+  for (const step of steps) visit(step, 0);
+  return flat;
+}
+
+function toWindowStep({ step, depth }: FlatStep): WindowStep {
+  return {
+    title: step.title,
+    category: step.category ?? null,
+    depth,
+    durationMs: step.durationMs,
+    location: step.location ?? null,
+    error: step.error === undefined ? null : firstLine(step.error.message),
+  };
+}
+
+// ——— text ———
+
+// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks) that runners write into messages.
+// eslint-disable-next-line no-control-regex
+const ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/**
+ * Removes terminal colour codes, which Playwright and Jest put in error messages; an agent reading them
+ * pays for escape codes that carry nothing.
+ *
+ * @example stripAnsi('\u001b[31mExpected\u001b[39m') // 'Expected'
+ */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_PATTERN, '');
+}
+
+/**
+ * The first non-empty line, without colour codes, at most `max` characters.
+ *
+ * @example firstLine('\nError: expect(received).toBe(expected)\n\nExpected: 1') // 'Error: expect(received).toBe(expected)'
+ */
+export function firstLine(text: string, max = 300): string {
+  const line =
+    stripAnsi(text)
+      .split(/\r?\n/)
+      .map((candidate) => candidate.trim())
+      .find((candidate) => candidate.length > 0) ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * An error as a list entry shows it: its first line and where it was raised.
+ *
+ * @example const error = result.error ? summarizeError(result.error) : null;
+ */
+export function summarizeError(error: TestError): BundleErrorSummary {
+  return { message: firstLine(error.message), location: error.location ?? null };
+}
+
+// ——— retry command ———
+
+/** What to rerun: one test (with `titlePath` or `line`), or a whole file (with neither). */
+export interface RetryTarget {
+  /** The run's framework name as the reporter sent it (`playwright`, `jest`, `pytest`, …); null if unknown. */
+  framework: string | null | undefined;
+  file: string;
+  line?: number | null;
+  project?: string | null;
+  titlePath?: readonly string[];
+}
+
+type Runner = 'playwright' | 'jest' | 'vitest' | 'pytest' | 'maven' | 'go' | 'unknown';
+
+/**
+ * A copy-paste shell command that reruns one test (or one file) locally. Every value from a report is
+ * shell-quoted, and titles that become patterns are regex-escaped, so a title with quotes, `$` or
+ * backticks can neither break the command nor run anything.
+ *
+ * @example retryCommand({ framework: 'playwright', file: 'tests/login.spec.ts', line: 42, project: 'chromium' })
+ * // 'npx playwright test tests/login.spec.ts:42 --project=chromium'
+ */
+export function retryCommand(target: RetryTarget): string {
+  return retryCommandForTests(target.framework, [target]);
+}
+
+/**
+ * One command that reruns several tests (run scope: the failing tests of a page); without targets, the
+ * whole suite.
+ *
+ * @example retryCommandForTests('playwright', items.map((item) => ({ ...item, framework: 'playwright' })))
+ */
+export function retryCommandForTests(
+  framework: string | null | undefined,
+  targets: readonly RetryTarget[],
+): string {
+  const runner = runnerOf(framework, targets[0]?.file);
+  switch (runner) {
+    case 'playwright':
+      return playwrightCommand(targets);
+    case 'jest':
+      return jsRunnerCommand(['npx', 'jest'], targets);
+    case 'vitest':
+      return jsRunnerCommand(['npx', 'vitest', 'run'], targets);
+    case 'pytest':
+      return command(['pytest', ...unique(targets.map(pytestNodeId))]);
+    case 'maven':
+      return mavenCommand(targets);
+    case 'go':
+      return goCommand(targets);
+    case 'unknown':
+      return unknownRunnerCommand(framework, targets);
+  }
+}
+
+/**
+ * The runner behind a framework name, else what the file's extension says for sure. `junit` names a
+ * report format, not a runner (pytest and go write it too), so the file decides first; a JUnit report
+ * whose file is neither Python, Go nor JavaScript is taken for Java, where it is most common.
+ */
+function runnerOf(framework: string | null | undefined, file: string | undefined): Runner {
+  const name = (framework ?? '').toLowerCase();
+  const byName = runnerByName(name);
+  if (byName !== undefined) return byName;
+  const byFile = file === undefined ? undefined : runnerByFile(file);
+  if (byFile !== undefined) return byFile;
+  if (name.includes('junit') && !/\.[cm]?[jt]sx?$/.test(file ?? '')) return 'maven';
+  return 'unknown';
+}
+
+function runnerByName(name: string): Runner | undefined {
+  if (name.includes('playwright')) return 'playwright';
+  if (name.includes('vitest')) return 'vitest';
+  if (name.includes('jest')) return 'jest';
+  if (name.includes('pytest')) return 'pytest';
+  if (['maven', 'surefire', 'testng'].some((word) => name.includes(word))) return 'maven';
+  if (name === 'go' || name.startsWith('go ') || name.includes('gotest') || name.includes('go-test')) {
+    return 'go';
+  }
+  return undefined;
+}
+
+function runnerByFile(file: string): Runner | undefined {
+  if (file.endsWith('.py')) return 'pytest';
+  if (file.endsWith('_test.go')) return 'go';
+  if (file.endsWith('.java') || file.endsWith('.kt')) return 'maven';
+  return undefined;
+}
+
+function playwrightCommand(targets: readonly RetryTarget[]): string {
+  const locations = unique(targets.map(({ file, line }) => (line ? `${file}:${line}` : file)));
+  const projects = unique(targets.map(({ project }) => project ?? ''));
+  const project = projects.length === 1 && projects[0] ? [`--project=${projects[0]}`] : [];
+  const target = targets.length === 1 ? targets[0] : undefined;
+  // Without a line, `file:line` cannot pick the test; the title can (`-g` is a regex).
+  // Playwright greps the title with the file path in front, so the pattern is not anchored.
+  const grep =
+    target && !target.line && target.titlePath?.length ? ['-g', escapeRegex(target.titlePath.join(' '))] : [];
+  return command(['npx', 'playwright', 'test', ...locations, ...grep, ...project]);
+}
+
+/** Jest and Vitest match `-t` against the describe titles and the test title joined by spaces. */
+function jsRunnerCommand(prefix: string[], targets: readonly RetryTarget[]): string {
+  const files = unique(targets.map(({ file }) => file));
+  const target = targets.length === 1 ? targets[0] : undefined;
+  const name = target?.titlePath?.length ? ['-t', exactPattern(target.titlePath.join(' '))] : [];
+  return command([...prefix, ...files, ...name]);
+}
+
+/** `path::Class::test`, the node id pytest prints; a file alone reruns the file. */
+function pytestNodeId({ file, titlePath }: RetryTarget): string {
+  return titlePath?.length ? [file, ...titlePath].join('::') : file;
+}
+
+/** Surefire's `-Dtest=Class#method+method,Other#method`; the class is the last title before the method. */
+function mavenCommand(targets: readonly RetryTarget[]): string {
+  const methodsByClass = new Map<string, string[]>();
+  for (const target of targets) {
+    const path = target.titlePath ?? [];
+    const className = simpleClassName(
+      path.length > 1 ? (path[path.length - 2] ?? '') : fileStem(target.file),
+    );
+    const methods = methodsByClass.get(className) ?? [];
+    const method = path.length > 0 ? (path[path.length - 1] ?? '').replace(/\(.*\)$/, '') : '';
+    if (method) methods.push(method);
+    methodsByClass.set(className, methods);
+  }
+  const selectors = [...methodsByClass].map(([className, methods]) =>
+    methods.length ? `${className}#${unique(methods).join('+')}` : className,
+  );
+  return command(['mvn', `-Dtest=${selectors.join(',')}`, 'test']);
+}
+
+/**
+ * `go test -run '^TestA$/^sub_case$' ./pkg`: anchored per level; go writes spaces of subtests as `_`.
+ * Several tests rerun their top-level functions, since go splits `-run` at slashes into levels.
+ */
+function goCommand(targets: readonly RetryTarget[]): string {
+  const packages = unique(targets.map(({ file }) => goPackage(file)));
+  const paths = targets.flatMap(({ titlePath }) => (titlePath?.length ? [goTestLevels(titlePath)] : []));
+  const single = paths.length === 1 ? paths[0] : undefined;
+  const topLevel = unique(paths.map((levels) => levels[0] ?? ''));
+  const pattern = single
+    ? single.map((level) => `^${escapeRegex(level)}$`).join('/')
+    : `^(?:${topLevel.map(escapeRegex).join('|')})$`;
+  const run = paths.length === 0 ? [] : ['-run', pattern];
+  return command(['go', 'test', ...run, ...packages]);
+}
+
+/** `TestA/sub case` → ['TestA', 'sub_case']. */
+function goTestLevels(titlePath: readonly string[]): string[] {
+  const last = titlePath[titlePath.length - 1] ?? '';
+  return last.split('/').map((level) => level.replace(/\s/g, '_'));
+}
+
+/** `pkg/foo/foo_test.go` → `./pkg/foo`; an import path (go-junit-report's classname) stays as it is. */
+function goPackage(file: string): string {
+  if (!file.endsWith('.go')) return file;
+  const slash = file.lastIndexOf('/');
+  if (slash === -1) return '.';
+  const dir = file.slice(0, slash);
+  return dir.startsWith('.') || dir.startsWith('/') ? dir : `./${dir}`;
+}
+
+/**
+ * No runner known: a shell comment naming what to rerun. Its parts are shell-quoted all the same, since
+ * interactive zsh does not treat `#` as a comment and would expand `$(…)` in the words after it.
+ */
+function unknownRunnerCommand(framework: string | null | undefined, targets: readonly RetryTarget[]): string {
+  const shown = targets
+    .slice(0, 3)
+    .flatMap(({ file, line, titlePath }) => [
+      line ? `${file}:${line}` : file,
+      ...(titlePath?.length ? [titlePath.join(' › ')] : []),
+    ]);
+  const more = targets.length > 3 ? ['and', `${targets.length - 3}`, 'more'] : [];
+  const reason = framework
+    ? ['framework', framework, 'is', 'not', 'known:']
+    : ['test', 'framework', 'not', 'reported:'];
+  const what = shown.length > 0 ? shown : ['the', 'suite'];
+  return `# ${command([...reason, 'rerun', ...what, ...more, 'with', 'your', 'test', 'runner'])}`;
+}
+
+function simpleClassName(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
+function fileStem(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  return dot === -1 ? base : base.slice(0, dot);
+}
+
+/** A regex matching exactly `text`. */
+function exactPattern(text: string): string {
+  return `^${escapeRegex(text)}$`;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** Words joined into one shell command, each quoted as needed. */
+function command(words: readonly string[]): string {
+  return words.map(shellQuote).join(' ');
+}
+
+/**
+ * A word for a POSIX shell (bash, zsh, sh): bare when it is made of characters no shell treats specially,
+ * else single-quoted, where nothing is special except `'` itself, written as `'\''`. Newlines stay
+ * inside the quotes, so they cannot start a second command.
+ *
+ * @example shellQuote("it's $HOME") // `'it'\''s $HOME'`
+ */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+// ——— links ———
+
+/** Which page of the UI a link opens; the run page without suite or case. */
+export interface UiTarget {
+  suiteId?: string;
+  caseId?: string;
+  attempt?: number;
+}
+
+/**
+ * Deep link into the Verdict UI (`links.uiUrl`), under VERDICT_PUBLIC_URL.
+ *
+ * @example uiUrl('https://verdict.example.com', 'p1', 'r1', { caseId: 'c1', attempt: 2 })
+ * // 'https://verdict.example.com/projects/p1/runs/r1/tests/c1?attempt=2'
+ */
+export function uiUrl(publicUrl: string, projectId: string, runId: string, target: UiTarget = {}): string {
+  const base = `${publicUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
+  if (target.caseId !== undefined) {
+    const attempt = target.attempt === undefined ? '' : `?attempt=${target.attempt}`;
+    return `${base}/tests/${encodeURIComponent(target.caseId)}${attempt}`;
+  }
+  if (target.suiteId !== undefined) return `${base}/suites/${encodeURIComponent(target.suiteId)}`;
+  return base;
+}
+
+/**
+ * The trace viewer opened on a trace archive (`links.traceViewerUrl`); null without a trace. The
+ * Playwright viewer runs in the browser and fetches the archive itself, so the signed URL is enough.
+ * Self-hosters who cannot reach trace.playwright.dev pass their own viewer.
+ *
+ * @example traceViewerUrl(bundle.traceLink) // 'https://trace.playwright.dev/?trace=https%3A%2F%2F…'
+ */
+export function traceViewerUrl(
+  traceLink: string | null,
+  viewerUrl = 'https://trace.playwright.dev/',
+): string | null {
+  if (traceLink === null) return null;
+  const separator = viewerUrl.includes('?') ? '&' : '?';
+  return `${viewerUrl}${separator}trace=${encodeURIComponent(traceLink)}`;
+}
