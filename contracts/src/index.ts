@@ -7,3 +7,6 @@ export * from './gateway';
 export * from './testResults';
 export * from './testResultsEvents';
 export * from './testResultsIngest';
+export * from './http';
+export * from './testResultsRoutes';
+export * from './testResultsReads';

@@ -1,37 +1,13 @@
 import type { Express, RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { ErrorEnvelope } from '@verdict/contracts';
+import { ErrorEnvelope, type RouteSpec } from '@verdict/contracts';
 
 /**
  * Routes are declared once, as data: the Express handlers and the OpenAPI 3.1 document are both built from
  * the same declarations, so the document cannot forget a route that was declared. `listExpressRoutes` lets
  * a test catch a route added to a router directly, around the declarations.
  */
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface ResponseSpec {
-  description: string;
-  /** The schema of the whole body (envelope included); omitted for bodies that are not JSON. */
-  schema?: z.ZodType;
-  contentType?: string;
-}
-
-export interface RouteSpec {
-  method: HttpMethod;
-  /** OpenAPI-style path relative to where the router is mounted, e.g. `/{projectId}/token-info`. */
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  /** `bearer`: a user or project token; `admin`: the admin key; `none`: open. */
-  security: 'bearer' | 'admin' | 'none';
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /** Content types of the body when it is not (only) JSON. */
-  bodyContentTypes?: string[];
-  responses: Record<number, ResponseSpec>;
-}
+export type { HttpMethod, ResponseSpec, RouteSpec } from '@verdict/contracts';
 
 export interface ApiRoute extends RouteSpec {
   handlers: RequestHandler[];

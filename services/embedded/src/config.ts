@@ -10,6 +10,11 @@ export const EmbeddedConfig = z
     VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     VERDICT_PUBLIC_URL: z.url().optional(),
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
+    VERDICT_ARTIFACT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(100 * 1024 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((env) => ({
@@ -19,6 +24,7 @@ export const EmbeddedConfig = z
     adminKey: env.VERDICT_ADMIN_KEY,
     publicUrl: env.VERDICT_PUBLIC_URL?.replace(/\/+$/, ''),
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
+    artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
   }));
 export type EmbeddedConfig = z.output<typeof EmbeddedConfig>;

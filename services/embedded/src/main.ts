@@ -13,6 +13,7 @@ import {
   createMemoryCheckpointStore,
   createMemoryKeyValue,
   createMemoryRateLimiter,
+  createFilesystemBlobStore,
   createSqlEventStore,
   listen,
   loadConfig,
@@ -21,6 +22,7 @@ import {
   systemClock,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestResultsModule } from '@verdict/test-results';
 import { EmbeddedConfig } from './config';
 
 const VERSION = '0.1.0';
@@ -51,16 +53,36 @@ async function main(): Promise<void> {
     { expectedVersion: 'any' },
   );
 
+  // Gateway and services share this process: a fresh internal secret per start is enough.
+  const internalSecret = newSecret(32);
+  const testResults = createTestResultsModule(
+    {
+      db,
+      bus,
+      blobs: createFilesystemBlobStore({ root: path.join(config.dataDir, 'blobs') }),
+      checkpoints: createMemoryCheckpointStore(),
+      clock: systemClock,
+      logger,
+    },
+    { internalSecret, artifactMaxBytes: config.artifactMaxBytes },
+  );
+  await testResults.start();
+
   const adminKey = await resolveAdminKey({ configured: config.adminKey, dataDir: config.dataDir });
   const gateway = await startGateway(
     { db, bus, kv, rateLimiter, checkpoints: createMemoryCheckpointStore(), clock: systemClock, logger },
     {
       adminKey: adminKey.key,
-      // Gateway and services share this process: a fresh secret per start is enough.
-      internalSecret: newSecret(32),
+      internalSecret,
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       ingestLimitPerMinute: config.ingestLimitPerMinute,
-      services: [],
+      services: [
+        {
+          name: 'test-results',
+          routes: testResults.routes,
+          target: { kind: 'in-process', router: testResults.router },
+        },
+      ],
     },
   );
   const seed = await gateway.identity.seedDemo();
@@ -71,6 +93,7 @@ async function main(): Promise<void> {
   onShutdown(logger, [
     closeServer(server),
     () => gateway.stop(),
+    () => testResults.stop(),
     () => bus.close(),
     () => rateLimiter.close(),
     () => kv.close(),

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+
+/**
+ * A route of the public API as data: method, path, parameters, body and answers, each a zod schema. The
+ * service that owns a route attaches its handlers to it; the gateway routes by it and builds the OpenAPI
+ * document from it. Keeping it here lets the gateway know every service's routes without importing them.
+ */
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  /** The schema of the whole body (envelope included); omitted for bodies that are not JSON. */
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to where the routes are mounted, e.g. `/{projectId}/token-info`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** `bearer`: a user or project token; `admin`: the admin key; `none`: open. */
+  security: 'bearer' | 'admin' | 'none';
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Content types of the body when it is not (only) JSON. */
+  bodyContentTypes?: string[];
+  responses: Record<number, ResponseSpec>;
+}

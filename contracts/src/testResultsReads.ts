@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { listEnvelope, Pagination, successEnvelope } from './envelope';
+import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
+import { Outcome } from './testResults';
+
+/**
+ * Reads of automated data (API.md, spec §2 and §4.10): the query parameters and answers of the test runs
+ * list and detail, the test case detail and history, and the specs list. Query values arrive as strings,
+ * hence the coercions; list values (`include`, `urls`) are comma-separated.
+ */
+
+const MAX_LIMIT = 100;
+const MAX_URLS = 100;
+
+const page = z.coerce.number().int().min(1).default(1);
+const limit = z.coerce.number().int().min(1).max(MAX_LIMIT).default(20);
+const Rfc3339 = z.iso.datetime({ offset: true });
+
+export const TestRunPath = z.object({ projectId: z.string().min(1), runId: z.string().min(1) });
+export const TestCasePath = z.object({ projectId: z.string().min(1), caseId: z.string().min(1) });
+export const ProjectReadPath = z.object({ projectId: z.string().min(1) });
+
+/** Splits a comma-separated value; an empty entry is a mistake worth naming. */
+function commaList(what: string, max?: number) {
+  return z.string().transform((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.some((entry) => entry === '')) {
+      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what} without empty entries` });
+      return z.NEVER;
+    }
+    if (max !== undefined && entries.length > max) {
+      ctx.addIssue({ code: 'custom', message: `must list at most ${max} ${what}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+}
+
+/** `include`: a comma-separated subset of `values`, or `all` for every one of them. */
+function includeOf<const V extends readonly [string, ...string[]]>(values: V) {
+  const allowed = new Set<string>(values);
+  return commaList('sections')
+    .transform((entries, ctx) => {
+      const unknown = entries.filter((entry) => entry !== 'all' && !allowed.has(entry));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown value ${unknown.map((v) => JSON.stringify(v)).join(', ')}; must be a comma-separated list of ${[...values, 'all'].join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return entries.includes('all') ? [...values] : (entries as V[number][]);
+    })
+    .optional()
+    .describe(`Comma-separated sections to add (${values.join(', ')}), or all`);
+}
+
+export const RunSections = ['errors', 'coverage', 'specs', 'artifacts'] as const;
+export type RunSection = (typeof RunSections)[number];
+
+export const RunListStatus = z.enum(['running', 'finished', 'passed', 'failed']);
+
+export const TestRunsQuery = z
+  .object({
+    page,
+    limit,
+    start_date: Rfc3339.optional().describe('RFC 3339; sent together with end_date'),
+    end_date: Rfc3339.optional().describe('RFC 3339; sent together with start_date'),
+    status: RunListStatus.optional().describe(
+      'running or finished (the run status), passed or failed (the outcome of a finished run)',
+    ),
+    branch: z.string().min(1).max(500).optional(),
+    environment: z.string().min(1).max(200).optional(),
+    search: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Case-insensitive substring of the title, branch, commit sha or ciRunId'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.start_date !== undefined && query.end_date === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'is required with start_date' });
+    }
+    if (query.end_date !== undefined && query.start_date === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['start_date'], message: 'is required with end_date' });
+    }
+    if (
+      query.start_date !== undefined &&
+      query.end_date !== undefined &&
+      Date.parse(query.end_date) < Date.parse(query.start_date)
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'must not be before start_date' });
+    }
+  });
+export type TestRunsQuery = z.infer<typeof TestRunsQuery>;
+
+export const TestRunDetailQuery = z.object({
+  include: includeOf(RunSections),
+  urls: commaList('URLs', MAX_URLS)
+    .optional()
+    .describe(
+      `With include=artifacts: comma-separated artifacts to sign (at most ${MAX_URLS}), each an artifact id, an artifact name, or a URL ending in the artifact id`,
+    ),
+});
+export type TestRunDetailQuery = z.infer<typeof TestRunDetailQuery>;
+
+export const TestCaseSections = ['history'] as const;
+export const TestCaseIncludeQuery = z.object({ include: includeOf(TestCaseSections) });
+
+/** Read only when `include` names history (spec §4.10: "ignored otherwise"). */
+export const TestCaseHistoryParams = z.object({
+  historyPage: page,
+  historyLimit: limit,
+  historyStatus: Outcome.optional(),
+});
+export const TestCaseDetailQuery = TestCaseIncludeQuery.extend(TestCaseHistoryParams.shape);
+export type TestCaseDetailQuery = z.infer<typeof TestCaseDetailQuery>;
+
+export const TestCaseHistoryQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit,
+});
+export type TestCaseHistoryQuery = z.infer<typeof TestCaseHistoryQuery>;
+
+export const SpecsQuery = z.object({ page, limit });
+export type SpecsQuery = z.infer<typeof SpecsQuery>;
+
+export const OutcomeStats = z.object({
+  total: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  flaky: z.number().int(),
+  skipped: z.number().int(),
+});
+export type OutcomeStats = z.infer<typeof OutcomeStats>;
+
+export const TestRunRecord = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  counter: z.number().int(),
+  status: z.enum(['running', 'finished']),
+  /** Null while running. */
+  outcome: z.enum(['passed', 'failed']).nullable(),
+  ciRunId: z.string().nullable(),
+  title: z.string().nullable(),
+  branch: z.string().nullable(),
+  environment: z.string().nullable(),
+  commit: RunCommit.nullable(),
+  ci: RunCi.nullable(),
+  framework: RunFramework.nullable(),
+  tags: z.array(z.string()),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  stats: OutcomeStats,
+});
+export type TestRunRecord = z.infer<typeof TestRunRecord>;
+
+export const RunErrorGroup = z.object({
+  message: z.string(),
+  /** Failed attempts that ended with this message. */
+  count: z.number().int(),
+  /** Distinct stack traces, at most 10. */
+  stacks: z.array(z.string()),
+  /** The tests it hit, at most 100. */
+  tests: z.array(
+    z.object({
+      testCaseId: z.string(),
+      title: z.string(),
+      file: z.string(),
+      project: z.string().nullable(),
+      attempts: z.array(z.number().int()),
+    }),
+  ),
+});
+export const RunErrors = z.object({ total: z.number().int(), groups: z.array(RunErrorGroup) });
+export type RunErrors = z.infer<typeof RunErrors>;
+
+export const RunSpecTest = z.object({
+  testCaseId: z.string(),
+  title: z.string(),
+  titlePath: z.array(z.string()),
+  project: z.string().nullable(),
+  outcome: Outcome,
+  attempts: z.number().int(),
+  durationMs: z.number(),
+  errorMessage: z.string().nullable(),
+});
+export const RunSpec = OutcomeStats.extend({
+  file: z.string(),
+  durationMs: z.number(),
+  tests: z.array(RunSpecTest),
+});
+export type RunSpec = z.infer<typeof RunSpec>;
+
+export const ArtifactDownload = z.object({
+  id: z.string(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+  url: z.string(),
+});
+export type ArtifactDownload = z.infer<typeof ArtifactDownload>;
+
+export const TestRunDetail = TestRunRecord.extend({
+  errors: RunErrors.optional(),
+  coverage: CoverageReport.nullable().optional(),
+  specs: z.array(RunSpec).optional(),
+  /** Keyed by each entry of `urls`; null for an entry that matches no artifact of the run. */
+  artifacts: z.record(z.string(), ArtifactDownload.nullable()).nullable().optional(),
+});
+export type TestRunDetail = z.infer<typeof TestRunDetail>;
+
+export const TestCaseExecution = z.object({
+  runId: z.string(),
+  counter: z.number().int(),
+  branch: z.string().nullable(),
+  environment: z.string().nullable(),
+  project: z.string().nullable(),
+  outcome: Outcome,
+  attempts: z.number().int(),
+  durationMs: z.number(),
+  startedAt: z.string(),
+  errorMessage: z.string().nullable(),
+});
+export type TestCaseExecution = z.infer<typeof TestCaseExecution>;
+
+export const TestCaseRecord = z.object({
+  id: z.string(),
+  file: z.string(),
+  titlePath: z.array(z.string()),
+  title: z.string(),
+  platforms: z.array(z.string()),
+  tags: z.array(z.string()),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  stats: OutcomeStats,
+});
+export type TestCaseRecord = z.infer<typeof TestCaseRecord>;
+
+export const TestCaseDetail = TestCaseRecord.extend({
+  history: z.object({ items: z.array(TestCaseExecution), pagination: Pagination }).optional(),
+});
+export type TestCaseDetail = z.infer<typeof TestCaseDetail>;
+
+export const SpecSummary = OutcomeStats.extend({
+  file: z.string(),
+  /** Test cases of the file. */
+  testCount: z.number().int(),
+  /** Shares of all recorded executions (0 to 1, 4 decimals); 0 with no executions. */
+  passRate: z.number(),
+  failRate: z.number(),
+  flakyRate: z.number(),
+});
+export type SpecSummary = z.infer<typeof SpecSummary>;
+
+export const TestRunsResponse = listEnvelope(TestRunRecord);
+export const TestRunDetailResponse = successEnvelope(TestRunDetail);
+export const TestCaseDetailResponse = successEnvelope(TestCaseDetail);
+export const TestCaseHistoryResponse = listEnvelope(TestCaseExecution);
+export const SpecsResponse = listEnvelope(SpecSummary);

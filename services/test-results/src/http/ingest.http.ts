@@ -1,0 +1,224 @@
+import Busboy from 'busboy';
+import express, { type Request, type RequestHandler } from 'express';
+import type { Readable } from 'node:stream';
+import {
+  AddCoverageRequest,
+  ArtifactUploadFields,
+  FinishRunRequest,
+  MAX_RESULTS_PER_BATCH,
+  RunPath,
+  StartRunRequest,
+  testResultsIngestRoutes,
+} from '@verdict/contracts';
+import {
+  AppError,
+  newId,
+  parseBody,
+  parseParams,
+  PayloadTooLargeError,
+  sendData,
+  ValidationError,
+  type ApiRoute,
+  type BlobStore,
+} from '@verdict/platform';
+import type { Ingest } from '../runs/ingest';
+
+export interface IngestRoutesOptions {
+  ingest: Ingest;
+  blobs: BlobStore;
+  /** Largest artifact accepted, in bytes (VERDICT_ARTIFACT_MAX_BYTES, default 100 MiB). */
+  artifactMaxBytes: number;
+}
+
+const NDJSON = 'application/x-ndjson';
+const readNdjson = express.text({ type: NDJSON, limit: '10mb' });
+
+const contextOf = (req: Request) => ({ correlationId: req.get('x-request-id') ?? null });
+const projectOf = (req: Request) => parseParams(RunPath.pick({ projectId: true }), req).projectId;
+
+/** NDJSON: one result a line; blank lines are skipped; a line that is not JSON is named by its number. */
+function parseNdjson(text: string): unknown[] {
+  const items: unknown[] = [];
+  const problems: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      items.push(JSON.parse(line));
+    } catch {
+      problems.push(`line ${index + 1}: not valid JSON`);
+    }
+  });
+  if (problems.length > 0)
+    throw new ValidationError(`Malformed NDJSON body: ${problems.slice(0, 20).join('; ')}`);
+  return items;
+}
+
+function resultsOf(req: Request): unknown {
+  if (req.is(NDJSON)) {
+    if (typeof req.body !== 'string') throw new ValidationError('Expected an NDJSON body, one result a line');
+    const items = parseNdjson(req.body);
+    if (items.length > MAX_RESULTS_PER_BATCH) {
+      throw new ValidationError(`results: at most ${MAX_RESULTS_PER_BATCH} a request, got ${items.length}`);
+    }
+    return items;
+  }
+  const body = req.body as { results?: unknown } | undefined;
+  if (body === undefined || typeof body !== 'object' || body === null || !('results' in body)) {
+    throw new ValidationError('results: is required (JSON `{results: [...]}` or NDJSON)');
+  }
+  if (!Array.isArray(body.results)) throw new ValidationError('results: must be an array');
+  if (body.results.length > MAX_RESULTS_PER_BATCH) {
+    throw new ValidationError(
+      `results: at most ${MAX_RESULTS_PER_BATCH} a request, got ${body.results.length}`,
+    );
+  }
+  return body.results;
+}
+
+interface Upload {
+  fields: Record<string, string>;
+  stored: { key: string; size: number } | null;
+}
+
+/**
+ * Streams the multipart `file` part straight into the blob store (never into memory) under a key named
+ * after the new artifact's id; the other parts are small form fields.
+ */
+function receiveUpload(req: Request, options: IngestRoutesOptions, key: string): Promise<Upload> {
+  return new Promise((resolve, reject) => {
+    let busboy: Busboy.Busboy;
+    try {
+      busboy = Busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 4096 } });
+    } catch {
+      reject(new ValidationError('Expected a multipart/form-data body with a `file` part'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let storing: Promise<{ key: string; size: number }> | null = null;
+    busboy.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    busboy.on('file', (name, stream: Readable, info) => {
+      if (name !== 'file' || storing) {
+        stream.resume();
+        return;
+      }
+      const contentType = fields.contentType ?? info.mimeType ?? 'application/octet-stream';
+      storing = options.blobs.put(key, stream, {
+        contentType,
+        maxBytes: options.artifactMaxBytes,
+        filename: info.filename || fields.name || 'artifact',
+      });
+      storing.catch(() => stream.resume());
+    });
+    busboy.on('error', (error) => reject(new ValidationError(`Malformed multipart body: ${String(error)}`)));
+    busboy.on('close', () => {
+      if (!storing) {
+        resolve({ fields, stored: null });
+        return;
+      }
+      storing.then((stored) => resolve({ fields, stored }), reject);
+    });
+    req.pipe(busboy);
+  });
+}
+
+function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
+  return async (req, res) => {
+    const { projectId, runId } = parseParams(RunPath, req);
+    const id = newId();
+    const key = `${projectId}/${runId}/${id}`;
+    let upload: Upload;
+    try {
+      upload = await receiveUpload(req, options, key);
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) {
+        throw new PayloadTooLargeError(`file: larger than the limit of ${options.artifactMaxBytes} bytes`);
+      }
+      throw error;
+    }
+    if (!upload.stored) throw new ValidationError('file: is required (a multipart part named `file`)');
+    const parsed = ArtifactUploadFields.safeParse(upload.fields);
+    if (!parsed.success) {
+      await options.blobs.delete(key);
+      const issue = parsed.error.issues[0];
+      throw new ValidationError(`${issue?.path.join('.') || 'fields'}: ${issue?.message ?? 'invalid'}`);
+    }
+    try {
+      const artifact = await options.ingest.recordArtifact(
+        projectId,
+        runId,
+        {
+          id,
+          name: parsed.data.name,
+          contentType: parsed.data.contentType,
+          size: upload.stored.size,
+          blobKey: key,
+          ...(parsed.data.resultRef ? { resultRef: parsed.data.resultRef } : {}),
+        },
+        contextOf(req),
+      );
+      sendData(
+        res,
+        { id: artifact.id, name: artifact.name, contentType: artifact.contentType, size: artifact.size },
+        201,
+      );
+    } catch (error) {
+      // The blob is only worth keeping if the run recorded it.
+      if (error instanceof AppError) await options.blobs.delete(key);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The ingest routes of API.md: start, results (JSON or NDJSON), artifacts (multipart), coverage, finish.
+ * Every answer comes after the events are committed: a 2xx means durable.
+ *
+ * @example registerRoutes(router, ingestRoutes({ ingest, blobs, artifactMaxBytes }));
+ */
+export function ingestRoutes(options: IngestRoutesOptions): ApiRoute[] {
+  const { ingest } = options;
+  const handlers: Record<string, RequestHandler[]> = {
+    'post /{projectId}/test-runs': [
+      async (req, res) => {
+        const body = parseBody(StartRunRequest, req);
+        const { run, created } = await ingest.startRun(projectOf(req), body, contextOf(req));
+        sendData(res, run, created ? 201 : 200);
+      },
+    ],
+    'post /{projectId}/test-runs/{runId}/results': [
+      readNdjson,
+      async (req, res) => {
+        const { projectId, runId } = parseParams(RunPath, req);
+        const outcome = await ingest.addResults(projectId, runId, resultsOf(req), contextOf(req));
+        sendData(res, outcome, 202);
+      },
+    ],
+    'post /{projectId}/test-runs/{runId}/artifacts': [uploadArtifact(options)],
+    'post /{projectId}/test-runs/{runId}/coverage': [
+      async (req, res) => {
+        const { projectId, runId } = parseParams(RunPath, req);
+        const coverage = await ingest.addCoverage(
+          projectId,
+          runId,
+          parseBody(AddCoverageRequest, req),
+          contextOf(req),
+        );
+        sendData(res, coverage, 201);
+      },
+    ],
+    'post /{projectId}/test-runs/{runId}/finish': [
+      async (req, res) => {
+        const { projectId, runId } = parseParams(RunPath, req);
+        const body = req.body === undefined ? {} : parseBody(FinishRunRequest, req);
+        sendData(res, await ingest.finish(projectId, runId, body, contextOf(req)));
+      },
+    ],
+  };
+  return testResultsIngestRoutes.map((spec) => {
+    const route = handlers[`${spec.method} ${spec.path}`];
+    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
+    return { ...spec, handlers: route };
+  });
+}

@@ -1,0 +1,209 @@
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ErrorEnvelope } from '@verdict/contracts';
+import {
+  createFilesystemBlobStore,
+  createHttpApp,
+  createInProcessBus,
+  createMemoryCheckpointStore,
+  INTERNAL_IDENTITY_HEADER,
+  listen,
+  mintInternalToken,
+  newSecret,
+  silentLogger,
+  systemClock,
+  type SqlDatabase,
+} from '@verdict/platform';
+import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createPostgresDatabase } from '@verdict/platform/postgres';
+import { requireServer, uniqueName } from '@verdict/platform/testing';
+import { createTestResultsModule, type TestResultsModule } from '../module';
+import { realisticResult } from '../runs/fixtures';
+
+const secret = newSecret(32);
+const PROJECT = 'project-1';
+
+const databases: [string, () => Promise<SqlDatabase>][] = [
+  ['PGlite', () => createPGliteDatabase()],
+  ['PostgreSQL', async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL') })],
+];
+
+describe.each(databases)('the ingest routes on %s', (_name, makeDb) => {
+  let db: SqlDatabase;
+  let server: Server;
+  let base: string;
+  let blobDir: string;
+  let module: TestResultsModule;
+  const bus = createInProcessBus();
+
+  const headers = (extra: Record<string, string> = {}) => ({
+    [INTERNAL_IDENTITY_HEADER]: mintInternalToken(
+      {
+        organizationId: 'o',
+        projectId: PROJECT,
+        userId: 'u',
+        role: 'member',
+        scopes: ['public-api'],
+        tokenId: 't',
+      },
+      { secret },
+    ),
+    ...extra,
+  });
+  const post = (url: string, body: unknown, contentType = 'application/json') =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: headers({ 'content-type': contentType }),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    db = await makeDb();
+    blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-blobs-'));
+    module = createTestResultsModule(
+      {
+        db,
+        bus,
+        blobs: createFilesystemBlobStore({ root: blobDir }),
+        checkpoints: createMemoryCheckpointStore(),
+        clock: systemClock,
+        logger: silentLogger(),
+      },
+      {
+        internalSecret: secret,
+        artifactMaxBytes: 1024,
+        names: { storeSchema: uniqueName('tr'), topic: uniqueName('tr') },
+      },
+    );
+    await module.start();
+    const { app, finish } = createHttpApp({
+      logger: silentLogger(),
+      service: 'test-results',
+      bodyLimit: '10mb',
+    });
+    app.use(module.router);
+    finish(app);
+    server = await listen(app, { host: '127.0.0.1', port: 0 });
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await module.stop();
+    await bus.close();
+    await db.close();
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  async function startRun(body: unknown = {}) {
+    const answer = await post(`/${PROJECT}/test-runs`, body);
+    return {
+      status: answer.status,
+      run: ((await answer.json()) as { data: { id: string; counter: number } }).data,
+    };
+  }
+
+  it('when a run is started, then 201 with a running run; the same ciRunId again joins it with 200', async () => {
+    const ciRunId = uniqueName('ci');
+    const first = await startRun({ ciRunId, shard: { current: 1, total: 2 } });
+    const second = await startRun({ ciRunId, shard: { current: 2, total: 2 } });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(200);
+    expect(second.run.id).toBe(first.run.id);
+  });
+
+  it('when results are sent as JSON and then again, then 202 with accepted first and duplicates second', async () => {
+    const { run } = await startRun();
+    const results = Array.from({ length: 20 }, (_, i) => realisticResult(i));
+    const first = await post(`/${PROJECT}/test-runs/${run.id}/results`, { results });
+    expect(first.status).toBe(202);
+    expect(((await first.json()) as { data: unknown }).data).toEqual({ accepted: 20, duplicates: 0 });
+    const again = await post(`/${PROJECT}/test-runs/${run.id}/results`, { results });
+    expect(((await again.json()) as { data: unknown }).data).toEqual({ accepted: 0, duplicates: 20 });
+  });
+
+  it('when results are sent as NDJSON, then each line is a result', async () => {
+    const { run } = await startRun();
+    const body = [0, 1, 2].map((i) => JSON.stringify(realisticResult(100 + i))).join('\n');
+    const answer = await post(`/${PROJECT}/test-runs/${run.id}/results`, body, 'application/x-ndjson');
+    expect(answer.status).toBe(202);
+    expect(((await answer.json()) as { data: unknown }).data).toEqual({ accepted: 3, duplicates: 0 });
+  });
+
+  it('when one item of a batch is bad, then 400 names its index and field and nothing is recorded', async () => {
+    const { run } = await startRun();
+    const bad = { ...realisticResult(1), durationMs: -5 };
+    const answer = await post(`/${PROJECT}/test-runs/${run.id}/results`, {
+      results: [realisticResult(0), bad],
+    });
+    expect(answer.status).toBe(400);
+    const body = ErrorEnvelope.parse(await answer.json());
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toContain('results[1].durationMs');
+    const retry = await post(`/${PROJECT}/test-runs/${run.id}/results`, { results: [realisticResult(0)] });
+    expect(((await retry.json()) as { data: unknown }).data).toEqual({ accepted: 1, duplicates: 0 });
+  });
+
+  it('when a run is finished, then a retried finish answers the same run and results get 409 RUN_FINISHED', async () => {
+    const { run } = await startRun();
+    const finished = await post(`/${PROJECT}/test-runs/${run.id}/finish`, {});
+    expect(finished.status).toBe(200);
+    expect(((await finished.json()) as { data: { status: string } }).data.status).toBe('finished');
+    expect((await post(`/${PROJECT}/test-runs/${run.id}/finish`, {})).status).toBe(200);
+    const late = await post(`/${PROJECT}/test-runs/${run.id}/results`, { results: [realisticResult(0)] });
+    expect(late.status).toBe(409);
+    expect(ErrorEnvelope.parse(await late.json()).error.code).toBe('RUN_FINISHED');
+  });
+
+  it('when an artifact is uploaded, then 201 with its size; over the size limit, 413', async () => {
+    const { run } = await startRun();
+    const form = (bytes: number) => {
+      const data = new FormData();
+      data.set('name', 'screenshot.png');
+      data.set('contentType', 'image/png');
+      data.set('file', new Blob([Buffer.alloc(bytes, 1)], { type: 'image/png' }), 'screenshot.png');
+      return data;
+    };
+    const upload = (bytes: number) =>
+      fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+        method: 'POST',
+        headers: headers(),
+        body: form(bytes),
+      });
+    const stored = await upload(100);
+    expect(stored.status).toBe(201);
+    expect(((await stored.json()) as { data: unknown }).data).toMatchObject({
+      name: 'screenshot.png',
+      contentType: 'image/png',
+      size: 100,
+    });
+    const tooLarge = await upload(5000);
+    expect(tooLarge.status).toBe(413);
+    expect(ErrorEnvelope.parse(await tooLarge.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('when coverage is added, then 201 with the report', async () => {
+    const { run } = await startRun();
+    const coverage = {
+      lines: { total: 10, covered: 8 },
+      statements: { total: 10, covered: 8 },
+      functions: { total: 4, covered: 3 },
+      branches: { total: 6, covered: 3 },
+    };
+    const answer = await post(`/${PROJECT}/test-runs/${run.id}/coverage`, coverage);
+    expect(answer.status).toBe(201);
+  });
+
+  it('when a run of this project does not exist, then 404 NOT_FOUND', async () => {
+    const answer = await post(`/${PROJECT}/test-runs/no-such-run/results`, { results: [] });
+    expect(answer.status).toBe(404);
+    expect(ErrorEnvelope.parse(await answer.json()).error.code).toBe('NOT_FOUND');
+  });
+
+  it('when the internal identity is missing, then 401', async () => {
+    const answer = await fetch(`${base}/${PROJECT}/test-runs`, { method: 'POST' });
+    expect(answer.status).toBe(401);
+  });
+});
