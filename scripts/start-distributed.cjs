@@ -13,8 +13,17 @@ const readline = require('node:readline');
 const { root, node22, infraDir, log, readEnvFile, provisionInfra, stopInfra } = require('./lib.cjs');
 
 /** Every service that runs as its own process, in start order. A new service is one more line. */
+const testResultsPort = process.env.VERDICT_TEST_RESULTS_PORT || '8081';
 const services = [
-  { name: 'gateway', entry: 'services/gateway/src/main.ts', port: process.env.PORT || '8080' },
+  {
+    name: 'gateway',
+    entry: 'services/gateway/src/main.ts',
+    port: process.env.PORT || '8080',
+    env: {
+      VERDICT_TEST_RESULTS_URL: process.env.VERDICT_TEST_RESULTS_URL || `http://127.0.0.1:${testResultsPort}`,
+    },
+  },
+  { name: 'test-results', entry: 'services/test-results/src/main.ts', port: testResultsPort },
 ];
 
 const READY_TIMEOUT_MS = 120_000;
@@ -92,7 +101,7 @@ function forwardLines(input, output, prefix, onLine) {
 function startService(service, index, env) {
   const child = spawn(node22, ['--import', 'tsx', service.entry], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: service.port },
+    env: { ...process.env, ...env, ...service.env, PORT: service.port },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

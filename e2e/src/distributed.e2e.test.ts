@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
+  AddResultsResponse,
   AdminMembership,
   AdminOrganization,
   AdminProject,
@@ -8,6 +9,7 @@ import {
   ErrorEnvelope,
   IssuedToken,
   RevokedToken,
+  RunSummary,
   successEnvelope,
   TokenInfo,
 } from '@verdict/contracts';
@@ -76,17 +78,19 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes until it is revoked, and Ctrl-C stops the gateway', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process, the token is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
       PORT: String(port),
+      VERDICT_TEST_RESULTS_PORT: String(randomPort()),
       VERDICT_ADMIN_KEY: adminKey,
       VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
     });
     await launcher.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
     const gatewayPid = pidOf(launcher, 'gateway');
+    const testResultsPid = pidOf(launcher, 'test-results');
     const baseUrl = `http://127.0.0.1:${port}`;
     expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
 
@@ -137,6 +141,39 @@ describe('the distributed mode (npm run start:distributed)', () => {
       expect(info.scopes).toContain(`organizations/${organization.id}/projects/${project.id}`);
     }
 
+    // Ingest crosses two processes: the gateway forwards to the test-results service with its JWT.
+    const runs = `/api/public/v1/${project.id}/test-runs`;
+    const started = await call('POST', runs, {
+      bearer: token.token,
+      body: { ciRunId: `ci-${unique}`, branch: 'main' },
+    });
+    expect(started.status).toBe(201);
+    const run = successEnvelope(RunSummary).parse(started.body).data;
+    const result = {
+      file: 'tests/e2e.spec.ts',
+      titlePath: ['distributed', 'ingests'],
+      attempt: 0,
+      status: 'passed',
+      durationMs: 42,
+      startedAt: new Date().toISOString(),
+    };
+    const added = await call('POST', `${runs}/${run.id}/results`, {
+      bearer: token.token,
+      body: { results: [result] },
+    });
+    expect(added.status).toBe(202);
+    expect(successEnvelope(AddResultsResponse).parse(added.body).data).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
+    const finished = await call('POST', `${runs}/${run.id}/finish`, { bearer: token.token, body: {} });
+    expect(successEnvelope(RunSummary).parse(finished.body).data.status).toBe('finished');
+    const late = await call('POST', `${runs}/${run.id}/results`, {
+      bearer: token.token,
+      body: { results: [result] },
+    });
+    expect(late.status).toBe(409);
+
     const revokeAnswer = await admin('DELETE', `/tokens/${token.id}`);
     expect(revokeAnswer.status).toBe(200);
     expect(successEnvelope(RevokedToken).parse(revokeAnswer.body).data.id).toBe(token.id);
@@ -147,5 +184,6 @@ describe('the distributed mode (npm run start:distributed)', () => {
 
     expect(await launcher.stop('SIGINT')).toBe(0);
     expect(isAlive(gatewayPid)).toBe(false);
+    expect(isAlive(testResultsPid)).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ export const GatewayConfig = z
     VERDICT_PUBLIC_URL: z.url().optional(),
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
     VERDICT_TRUST_PROXY: z.string().optional(),
+    VERDICT_TEST_RESULTS_URL: z.url().default('http://127.0.0.1:8081'),
     LOG_LEVEL: LogLevel,
   })
   .transform((env) => ({
@@ -31,6 +32,7 @@ export const GatewayConfig = z
     publicUrl: (env.VERDICT_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
+    testResultsUrl: env.VERDICT_TEST_RESULTS_URL,
     logLevel: env.LOG_LEVEL,
   }));
 export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -14,6 +14,7 @@ import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisKeyValue } from '@verdict/platform/redis';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
+import { testResultsIngestRoutes } from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
 
@@ -42,7 +43,13 @@ async function main(): Promise<void> {
       internalSecret: config.internalSecret,
       publicUrl: config.publicUrl,
       ingestLimitPerMinute: config.ingestLimitPerMinute,
-      services: [],
+      services: [
+        {
+          name: 'test-results',
+          routes: testResultsIngestRoutes,
+          target: { kind: 'http', url: config.testResultsUrl },
+        },
+      ],
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     },
   );
