@@ -33,6 +33,7 @@ const SECRETS = [
   // Sizes well above the minimums the gateway enforces (16 and 32 characters).
   { name: 'VERDICT_ADMIN_KEY', bytes: 32 },
   { name: 'VERDICT_INTERNAL_SECRET', bytes: 48 },
+  { name: 'VERDICT_URL_SIGNING_SECRET', bytes: 48 },
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

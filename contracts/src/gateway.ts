@@ -19,3 +19,9 @@ export type TokenInfo = z.infer<typeof TokenInfo>;
 
 /** The path of every project-scoped route. */
 export const ProjectPath = z.object({ projectId: z.string().min(1) });
+
+/**
+ * Where the gateway serves artifact downloads. Their URLs are signed and expire (API.md: default 15
+ * minutes); the signature is the credential, so no bearer token is asked for.
+ */
+export const SIGNED_DOWNLOAD_PATH = '/downloads';

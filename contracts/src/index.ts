@@ -10,3 +10,4 @@ export * from './testResultsIngest';
 export * from './http';
 export * from './testResultsRoutes';
 export * from './testResultsReads';
+export * from './testResultsReadRoutes';

@@ -25,7 +25,10 @@ function commaList(what: string, max?: number) {
   return z.string().transform((value, ctx) => {
     const entries = value.split(',').map((entry) => entry.trim());
     if (entries.some((entry) => entry === '')) {
-      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what} without empty entries` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a comma-separated list of ${what} without empty entries`,
+      });
       return z.NEVER;
     }
     if (max !== undefined && entries.length > max) {

@@ -23,7 +23,7 @@ export interface RouteGroup {
 /** Express path syntax of an OpenAPI path: `/{projectId}/x` → `/:projectId/x`. */
 export const toExpressPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 /** OpenAPI path syntax of an Express path: `/:projectId/x` → `/{projectId}/x`. */
-export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export const toOpenApiPath = (path: string) => path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
 
 /**
  * Attaches declared routes to a router, in order.

@@ -1,7 +1,7 @@
 // `npm start`: every Verdict service in one process, on PGlite (data kept in VERDICT_DATA_DIR), the
 // in-process bus and in-memory key-value and rate-limit stores. The same modules, SQL and HTTP stack as
 // the distributed mode; only the adapters behind the ports differ.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
 import { resolveAdminKey, startGateway } from '@verdict/gateway';
@@ -26,6 +26,15 @@ import { createTestResultsModule } from '@verdict/test-results';
 import { EmbeddedConfig } from './config';
 
 const VERSION = '0.1.0';
+
+/** A secret generated once and kept in the data folder (mode 0600), so it survives restarts. */
+function keptSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = newSecret(32);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig(EmbeddedConfig);
@@ -53,18 +62,22 @@ async function main(): Promise<void> {
     { expectedVersion: 'any' },
   );
 
-  // Gateway and services share this process: a fresh internal secret per start is enough.
+  // Gateway and services share this process: a fresh internal secret per start is enough. Download URLs
+  // must outlive a restart (they expire after 15 minutes), so their secret is kept in the data folder.
   const internalSecret = newSecret(32);
+  const urlSigningSecret = keptSecret(config.dataDir, 'url-signing-key');
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const blobs = createFilesystemBlobStore({ root: path.join(config.dataDir, 'blobs') });
   const testResults = createTestResultsModule(
     {
       db,
       bus,
-      blobs: createFilesystemBlobStore({ root: path.join(config.dataDir, 'blobs') }),
+      blobs,
       checkpoints: createMemoryCheckpointStore(),
       clock: systemClock,
       logger,
     },
-    { internalSecret, artifactMaxBytes: config.artifactMaxBytes },
+    { internalSecret, artifactMaxBytes: config.artifactMaxBytes, publicUrl, urlSigningSecret },
   );
   await testResults.start();
 
@@ -74,7 +87,8 @@ async function main(): Promise<void> {
     {
       adminKey: adminKey.key,
       internalSecret,
-      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+      publicUrl,
+      downloads: { blobs, secret: urlSigningSecret },
       ingestLimitPerMinute: config.ingestLimitPerMinute,
       services: [
         {

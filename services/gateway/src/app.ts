@@ -1,12 +1,13 @@
 import path from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
-import type { Clock, KeyValue, Logger, RateLimiter, RouteSpec } from '@verdict/platform';
-import { buildOpenApiDocument, createHttpApp, NotFoundError } from '@verdict/platform';
+import { SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
+import type { BlobStore, Clock, KeyValue, Logger, RateLimiter, RouteSpec } from '@verdict/platform';
+import { buildOpenApiDocument, createHttpApp, NotFoundError, serveSignedBlobs } from '@verdict/platform';
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import type { Identity } from './identity/module';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
-import { adminRoutes, gatewayApiRoutes } from './routes';
+import { adminRoutes, downloadRoutes, gatewayApiRoutes } from './routes';
 
 /** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
 export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   services: ServiceMount[];
   /** Express `trust proxy`, for the per-IP limit behind a load balancer (default false). */
   trustProxy?: boolean | number | string;
+  /** Artifact downloads: the blob store and the secret their URLs are signed with. */
+  downloads?: { blobs: BlobStore; secret: string };
 }
 
 /** Every route of the public API: the gateway's own and those of the services behind it. */
@@ -50,6 +53,7 @@ export function openApiDocument(options: Pick<GatewayOptions, 'publicUrl' | 'ser
     groups: [
       { prefixes: [...API_PREFIXES], routes: publicRoutes(options.services) },
       { prefixes: [ADMIN_PREFIX], routes: adminRoutes },
+      { prefixes: [SIGNED_DOWNLOAD_PATH], routes: downloadRoutes },
     ],
   });
 }
@@ -107,6 +111,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
   for (const prefix of API_PREFIXES) app.get(`${prefix}/openapi.json`, (_req, res) => res.json(document));
 
   app.use(ADMIN_PREFIX, options.identity.adminRouter(options.adminKey));
+  if (options.downloads) {
+    const { blobs, secret } = options.downloads;
+    app.use(SIGNED_DOWNLOAD_PATH, serveSignedBlobs({ store: blobs, secret, clock: options.clock }));
+  }
 
   const accessChain = createAccessChain({
     directory: options.identity.directory,

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
@@ -15,6 +16,9 @@ export const GatewayConfig = z
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
     VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters'),
     VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
+    VERDICT_BLOB_DIR: z.string().min(1).optional(),
     VERDICT_PUBLIC_URL: z.url().optional(),
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
     VERDICT_TRUST_PROXY: z.string().optional(),
@@ -29,6 +33,8 @@ export const GatewayConfig = z
     redisUrl: env.REDIS_URL,
     adminKey: env.VERDICT_ADMIN_KEY,
     internalSecret: env.VERDICT_INTERNAL_SECRET,
+    urlSigningSecret: env.VERDICT_URL_SIGNING_SECRET,
+    blobDir: path.resolve(env.VERDICT_BLOB_DIR ?? path.join(env.VERDICT_DATA_DIR, 'blobs')),
     publicUrl: (env.VERDICT_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),

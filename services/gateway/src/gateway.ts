@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type {
+  BlobStore,
   CheckpointStore,
   Clock,
   EventBus,
@@ -34,6 +35,7 @@ export interface GatewaySettings {
   ingestLimitPerMinute: number;
   services: ServiceMount[];
   trustProxy?: boolean | number | string;
+  downloads?: { blobs: BlobStore; secret: string };
   /**
    * Where identity lives: event store schema, read-model schema and topic. Defaults suit one Verdict per
    * database and cluster; set them to run several side by side (integration tests do).

@@ -3,6 +3,7 @@
 import {
   closeServer,
   ConfigError,
+  createFilesystemBlobStore,
   createLogger,
   createSqlCheckpointStore,
   listen,
@@ -14,7 +15,7 @@ import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisKeyValue } from '@verdict/platform/redis';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
-import { testResultsIngestRoutes } from '@verdict/contracts';
+import { testResultsIngestRoutes, testResultsReadRoutes } from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
 
@@ -43,10 +44,15 @@ async function main(): Promise<void> {
       internalSecret: config.internalSecret,
       publicUrl: config.publicUrl,
       ingestLimitPerMinute: config.ingestLimitPerMinute,
+      // Distributed on one machine, gateway and test-results share the blob folder (VERDICT_BLOB_DIR).
+      downloads: {
+        blobs: createFilesystemBlobStore({ root: config.blobDir }),
+        secret: config.urlSigningSecret,
+      },
       services: [
         {
           name: 'test-results',
-          routes: testResultsIngestRoutes,
+          routes: [...testResultsIngestRoutes, ...testResultsReadRoutes],
           target: { kind: 'http', url: config.testResultsUrl },
         },
       ],

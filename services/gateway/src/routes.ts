@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   AdminMemberPath,
   AdminMembership,
@@ -103,5 +104,18 @@ export const adminRoutes: RouteSpec[] = [
     security: 'admin',
     params: AdminTokenPath,
     responses: { 200: ok(RevokedToken) },
+  },
+];
+
+/** Signed artifact downloads, under SIGNED_DOWNLOAD_PATH: the URLs that `include=artifacts` hands out. */
+export const downloadRoutes: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/{key}',
+    summary: 'Download an artifact through a signed, time-limited URL (15 minutes); tampered or expired: 403',
+    tag: 'Test Runs',
+    security: 'none',
+    query: z.object({ expires: z.string(), signature: z.string() }),
+    responses: { 200: { description: 'The artifact', contentType: 'application/octet-stream' } },
   },
 ];

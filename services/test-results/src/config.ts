@@ -10,6 +10,8 @@ export const TestResultsConfig = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
     KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
     VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    VERDICT_PUBLIC_URL: z.url().default('http://localhost:8080'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
     VERDICT_BLOB_DIR: z.string().min(1).optional(),
     VERDICT_ARTIFACT_MAX_BYTES: z.coerce
@@ -25,6 +27,8 @@ export const TestResultsConfig = z
     databaseUrl: env.DATABASE_URL,
     kafkaBrokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
     internalSecret: env.VERDICT_INTERNAL_SECRET,
+    urlSigningSecret: env.VERDICT_URL_SIGNING_SECRET,
+    publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),
     blobDir: path.resolve(env.VERDICT_BLOB_DIR ?? path.join(env.VERDICT_DATA_DIR, 'blobs')),
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,

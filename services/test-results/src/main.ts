@@ -35,7 +35,12 @@ async function main(): Promise<void> {
       clock: systemClock,
       logger,
     },
-    { internalSecret: config.internalSecret, artifactMaxBytes: config.artifactMaxBytes },
+    {
+      internalSecret: config.internalSecret,
+      artifactMaxBytes: config.artifactMaxBytes,
+      publicUrl: config.publicUrl,
+      urlSigningSecret: config.urlSigningSecret,
+    },
   );
   await module.start();
   const { app, finish } = createHttpApp({

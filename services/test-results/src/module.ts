@@ -1,7 +1,16 @@
 import { Router } from 'express';
-import { testResultsIngestRoutes, type RouteSpec } from '@verdict/contracts';
+import {
+  SIGNED_DOWNLOAD_PATH,
+  testResultsIngestRoutes,
+  testResultsReadRoutes,
+  type RouteSpec,
+} from '@verdict/contracts';
 import {
   createOutboxRelay,
+  createProjector,
+  DEFAULT_SIGNED_URL_TTL_MS,
+  signBlobUrl,
+  type Subscription,
   createSqlEventStore,
   registerRoutes,
   requireInternalIdentity,
@@ -13,6 +22,8 @@ import {
   type SqlDatabase,
 } from '@verdict/platform';
 import { ingestRoutes } from './http/ingest.http';
+import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
+import { createReadRoutes } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 
 /** The test-results event store schema and the topic its events travel on, keyed by project. */
@@ -34,7 +45,11 @@ export interface TestResultsSettings {
   internalSecret: string;
   /** Largest artifact accepted, in bytes. */
   artifactMaxBytes: number;
-  names?: { storeSchema?: string; topic?: string };
+  /** VERDICT_PUBLIC_URL: the base of links and of signed download URLs. */
+  publicUrl: string;
+  /** Signs artifact download URLs; the gateway verifies them with the same secret. */
+  urlSigningSecret: string;
+  names?: { storeSchema?: string; topic?: string; readModelSchema?: string };
 }
 
 export interface TestResultsModule {
@@ -47,10 +62,11 @@ export interface TestResultsModule {
 }
 
 /** The routes the gateway forwards to this service (it needs them without importing the service). */
-export const testResultsRoutes: RouteSpec[] = testResultsIngestRoutes;
+export const testResultsRoutes: RouteSpec[] = [...testResultsIngestRoutes, ...testResultsReadRoutes];
 
 /**
- * The test-results service on its ports: ingest into its event store, relayed to its topic.
+ * The test-results service on its ports: ingest into its event store, relayed to its topic, projected
+ * into the runs read model that the read routes query.
  *
  * @example const results = createTestResultsModule(ports, settings); await results.start(); app.use(results.router);
  */
@@ -72,22 +88,43 @@ export function createTestResultsModule(
     logger,
   });
   const ingest = createIngest({ store, clock: ports.clock, onAppended: () => relay.notify() });
+  const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
+  const projector = createProjector({ db: ports.db, projection: runsProjection(readModel), logger });
+  let subscription: Subscription | null = null;
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
-  registerRoutes(
-    router,
-    ingestRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
-  );
+  registerRoutes(router, [
+    ...ingestRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
+    ...createReadRoutes({
+      db: ports.db,
+      schema: readModel,
+      publicUrl: settings.publicUrl,
+      signArtifactUrl: (artifact) =>
+        signBlobUrl({
+          baseUrl: settings.publicUrl,
+          path: SIGNED_DOWNLOAD_PATH,
+          key: artifact.blobKey,
+          expiresAt: new Date(ports.clock.now().getTime() + DEFAULT_SIGNED_URL_TTL_MS),
+          secret: settings.urlSigningSecret,
+        }),
+    }),
+  ]);
   return {
     router,
     routes: testResultsRoutes,
     ingest,
     async start() {
       await store.init();
+      await projector.init();
       await ports.bus.ensureTopics([topic]);
+      subscription = await projector.subscribe(ports.bus, [topic]);
       relay.start();
       logger.info({ topic, schema }, 'test-results started');
     },
-    stop: () => relay.stop(),
+    async stop() {
+      await relay.stop();
+      await subscription?.stop();
+      subscription = null;
+    },
   };
 }

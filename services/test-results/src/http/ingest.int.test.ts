@@ -74,7 +74,9 @@ describe.each(databases)('the ingest routes on %s', (_name, makeDb) => {
       {
         internalSecret: secret,
         artifactMaxBytes: 1024,
-        names: { storeSchema: uniqueName('tr'), topic: uniqueName('tr') },
+        publicUrl: 'http://localhost',
+        urlSigningSecret: newSecret(32),
+        names: { storeSchema: uniqueName('tr'), topic: uniqueName('tr'), readModelSchema: uniqueName('trr') },
       },
     );
     await module.start();

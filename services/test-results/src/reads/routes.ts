@@ -1,0 +1,198 @@
+/**
+ * The reads of automated data (API.md, "Reads of automated data"): runs list and detail, test case detail
+ * and history, specs. The gateway has checked the token's project scope before a request gets here; the
+ * queries still read only the path's project, so an id of another project answers 404 NOT_FOUND.
+ */
+import type { RequestHandler } from 'express';
+import {
+  paginationOf,
+  testResultsReadRoutes,
+  ProjectReadPath,
+  SpecsQuery,
+  TestCaseHistoryParams,
+  TestCaseHistoryQuery,
+  TestCaseIncludeQuery,
+  TestCasePath,
+  TestRunDetailQuery,
+  TestRunPath,
+  TestRunsQuery,
+  type ArtifactDownload,
+  type Pagination,
+  type TestCaseDetail,
+  type TestRunDetail,
+} from '@verdict/contracts';
+import {
+  NotFoundError,
+  parseParams,
+  parseQuery,
+  sendData,
+  sendList,
+  type ApiRoute,
+  type SqlExecutor,
+} from '@verdict/platform';
+import {
+  findRun,
+  findTestCase,
+  listRuns,
+  listSpecs,
+  runArtifacts,
+  runCoverage,
+  runErrors,
+  runSpecs,
+  testCaseHistory,
+  type ArtifactRow,
+  type ReadStore,
+} from './queries';
+
+/** What a signer gets to build an authenticated, time-limited download URL. */
+export interface ArtifactToSign extends ArtifactRow {
+  projectId: string;
+  runId: string;
+}
+
+export interface ReadRoutesOptions {
+  db: SqlExecutor;
+  /** The schema of the runs read model (its projection's name). */
+  schema: string;
+  /** VERDICT_PUBLIC_URL: the base of the unsigned URLs given when no signer is wired. */
+  publicUrl: string;
+  signArtifactUrl?: (artifact: ArtifactToSign) => string;
+}
+
+/**
+ * The last path segment of an entry that is a URL (the artifact's download address), else the entry.
+ * Lets clients send back the URLs they got before as well as bare ids or names.
+ */
+function artifactKeyOf(entry: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return entry;
+  try {
+    const segments = new URL(entry).pathname.split('/').filter(Boolean);
+    return decodeURIComponent(segments.at(-1) ?? entry);
+  } catch {
+    return entry;
+  }
+}
+
+/** Each `urls` entry with its artifact (by id first, then the oldest of that name), or null. */
+function matchArtifacts(
+  entries: readonly string[],
+  artifacts: readonly ArtifactRow[],
+  toDownload: (artifact: ArtifactRow) => ArtifactDownload,
+): Record<string, ArtifactDownload | null> {
+  const matched: Record<string, ArtifactDownload | null> = {};
+  for (const entry of entries) {
+    const key = artifactKeyOf(entry);
+    const artifact =
+      artifacts.find((candidate) => candidate.id === key) ??
+      artifacts.find((candidate) => candidate.name === key);
+    matched[entry] = artifact ? toDownload(artifact) : null;
+  }
+  return matched;
+}
+
+/** The pagination of an offset window: its page is the one the offset falls in. */
+function paginationOfOffset(offset: number, limit: number, total: number): Pagination {
+  return {
+    page: Math.floor(offset / limit) + 1,
+    limit,
+    total,
+    hasNext: offset + limit < total,
+    hasPrev: offset > 0,
+  };
+}
+
+/**
+ * The read routes, paths relative to the service root.
+ *
+ * @example registerRoutes(router, createReadRoutes({ db, schema: RUNS_READ_MODEL, publicUrl, signArtifactUrl }));
+ */
+export function createReadRoutes(options: ReadRoutesOptions): ApiRoute[] {
+  const store: ReadStore = { db: options.db, schema: options.schema };
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const unsignedUrl = (artifact: ArtifactToSign) =>
+    `${publicUrl}/api/public/v1/${encodeURIComponent(artifact.projectId)}/test-runs/${encodeURIComponent(artifact.runId)}/artifacts/${encodeURIComponent(artifact.id)}`;
+  const sign = options.signArtifactUrl ?? unsignedUrl;
+
+  async function artifactsSection(projectId: string, runId: string, urls: string[] | undefined) {
+    if (urls === undefined) return null;
+    const rows = await runArtifacts(store, runId, [...new Set(urls.flatMap((u) => [u, artifactKeyOf(u)]))]);
+    return matchArtifacts(urls, rows, (artifact) => ({
+      id: artifact.id,
+      name: artifact.name,
+      contentType: artifact.contentType,
+      size: artifact.size,
+      url: sign({ ...artifact, projectId, runId }),
+    }));
+  }
+
+  const handlers: Record<string, RequestHandler[]> = {
+    'get /{projectId}/test-runs': [
+      async (req, res) => {
+        const { projectId } = parseParams(ProjectReadPath, req);
+        const query = parseQuery(TestRunsQuery, req);
+        const { items, total } = await listRuns(store, projectId, query);
+        sendList(res, items, paginationOf(query.page, query.limit, total));
+      },
+    ],
+    'get /{projectId}/test-runs/{runId}': [
+      async (req, res) => {
+        const { projectId, runId } = parseParams(TestRunPath, req);
+        const { include = [], urls } = parseQuery(TestRunDetailQuery, req);
+        const run = await findRun(store, projectId, runId);
+        if (!run) throw new NotFoundError('Test run not found');
+        const detail: TestRunDetail = { ...run };
+        if (include.includes('errors')) detail.errors = await runErrors(store, runId);
+        if (include.includes('coverage')) detail.coverage = await runCoverage(store, runId);
+        if (include.includes('specs')) detail.specs = await runSpecs(store, runId);
+        if (include.includes('artifacts')) detail.artifacts = await artifactsSection(projectId, runId, urls);
+        sendData(res, detail);
+      },
+    ],
+    'get /{projectId}/test-cases/{caseId}': [
+      async (req, res) => {
+        const { projectId, caseId } = parseParams(TestCasePath, req);
+        const { include = [] } = parseQuery(TestCaseIncludeQuery, req);
+        // Spec §4.10: the history parameters are ignored without history, so not even validated then.
+        const history = include.includes('history') ? parseQuery(TestCaseHistoryParams, req) : null;
+        const testCase = await findTestCase(store, projectId, caseId);
+        if (!testCase) throw new NotFoundError('Test case not found');
+        const detail: TestCaseDetail = { ...testCase };
+        if (history) {
+          const offset = (history.historyPage - 1) * history.historyLimit;
+          const { items, total } = await testCaseHistory(store, projectId, caseId, {
+            offset,
+            limit: history.historyLimit,
+            outcome: history.historyStatus,
+          });
+          detail.history = {
+            items,
+            pagination: paginationOf(history.historyPage, history.historyLimit, total),
+          };
+        }
+        sendData(res, detail);
+      },
+    ],
+    'get /{projectId}/test-cases/{caseId}/history': [
+      async (req, res) => {
+        const { projectId, caseId } = parseParams(TestCasePath, req);
+        const { offset, limit } = parseQuery(TestCaseHistoryQuery, req);
+        if (!(await findTestCase(store, projectId, caseId))) throw new NotFoundError('Test case not found');
+        const { items, total } = await testCaseHistory(store, projectId, caseId, { offset, limit });
+        sendList(res, items, paginationOfOffset(offset, limit, total));
+      },
+    ],
+    'get /{projectId}/specs': [
+      async (req, res) => {
+        const { projectId } = parseParams(ProjectReadPath, req);
+        const query = parseQuery(SpecsQuery, req);
+        const { items, total } = await listSpecs(store, projectId, query);
+        sendList(res, items, paginationOf(query.page, query.limit, total));
+      },
+    ],
+  };
+  return testResultsReadRoutes.map((spec) => {
+    const route = handlers[`${spec.method} ${spec.path}`];
+    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
+    return { ...spec, handlers: route };
+  });
+}
