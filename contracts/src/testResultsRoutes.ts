@@ -85,3 +85,59 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     responses: { 200: { description: 'The run', schema: successEnvelope(RunSummary) } },
   },
 ];
+
+/** Where an import lands: the same fields as a run's start, given as query parameters. */
+export const ImportQuery = z.object({
+  branch: z.string().trim().min(1).max(500).optional(),
+  environment: z.string().trim().min(1).max(200).optional(),
+  commitSha: z.string().trim().min(1).max(200).optional(),
+  ciRunId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Joins (or replays into) the run of this ciRunId; by default the report’s own digest, so a replay is harmless',
+    ),
+});
+export type ImportQuery = z.infer<typeof ImportQuery>;
+
+/** Imports of finished reports (API.md): each becomes one finished run. */
+export const testResultsImportRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/{projectId}/imports/playwright',
+    summary: 'Import the JSON written by Playwright’s `json` reporter as a finished run',
+    tag: 'Test Runs',
+    security: 'bearer',
+    params: ProjectOnly,
+    query: ImportQuery,
+    body: z.record(z.string(), z.unknown()).describe('The Playwright JSON report'),
+    responses: {
+      201: { description: 'The finished run', schema: successEnvelope(RunSummary) },
+      200: {
+        description: 'The same report was imported before: its run',
+        schema: successEnvelope(RunSummary),
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/{projectId}/imports/junit',
+    summary: 'Import JUnit XML (Playwright, jest-junit, pytest, Maven Surefire, gotestsum) as a finished run',
+    tag: 'Test Runs',
+    security: 'bearer',
+    params: ProjectOnly,
+    query: ImportQuery,
+    body: z.string().describe('JUnit XML'),
+    bodyContentTypes: ['application/xml', 'text/xml'],
+    responses: {
+      201: { description: 'The finished run', schema: successEnvelope(RunSummary) },
+      200: {
+        description: 'The same report was imported before: its run',
+        schema: successEnvelope(RunSummary),
+      },
+    },
+  },
+];

@@ -15,7 +15,7 @@ import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisKeyValue } from '@verdict/platform/redis';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
-import { testResultsIngestRoutes, testResultsReadRoutes } from '@verdict/contracts';
+import { testResultsImportRoutes, testResultsIngestRoutes, testResultsReadRoutes } from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
       services: [
         {
           name: 'test-results',
-          routes: [...testResultsIngestRoutes, ...testResultsReadRoutes],
+          routes: [...testResultsIngestRoutes, ...testResultsImportRoutes, ...testResultsReadRoutes],
           target: { kind: 'http', url: config.testResultsUrl },
         },
       ],

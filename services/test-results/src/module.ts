@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import {
   SIGNED_DOWNLOAD_PATH,
+  testResultsImportRoutes,
   testResultsIngestRoutes,
   testResultsReadRoutes,
   type RouteSpec,
@@ -21,6 +22,7 @@ import {
   type Logger,
   type SqlDatabase,
 } from '@verdict/platform';
+import { importRoutes } from './http/imports.http';
 import { ingestRoutes } from './http/ingest.http';
 import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
 import { createReadRoutes } from './reads/routes';
@@ -62,7 +64,11 @@ export interface TestResultsModule {
 }
 
 /** The routes the gateway forwards to this service (it needs them without importing the service). */
-export const testResultsRoutes: RouteSpec[] = [...testResultsIngestRoutes, ...testResultsReadRoutes];
+export const testResultsRoutes: RouteSpec[] = [
+  ...testResultsIngestRoutes,
+  ...testResultsImportRoutes,
+  ...testResultsReadRoutes,
+];
 
 /**
  * The test-results service on its ports: ingest into its event store, relayed to its topic, projected
@@ -95,6 +101,7 @@ export function createTestResultsModule(
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
   registerRoutes(router, [
     ...ingestRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
+    ...importRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
     ...createReadRoutes({
       db: ports.db,
       schema: readModel,

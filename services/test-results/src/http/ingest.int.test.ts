@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
@@ -202,6 +202,26 @@ describe.each(databases)('the ingest routes on %s', (_name, makeDb) => {
     const answer = await post(`/${PROJECT}/test-runs/no-such-run/results`, { results: [] });
     expect(answer.status).toBe(404);
     expect(ErrorEnvelope.parse(await answer.json()).error.code).toBe('NOT_FOUND');
+  });
+
+  it('when JUnit XML from pytest is imported, then 201 with a finished run; replaying it answers 200 with the same run', async () => {
+    const xml = readFileSync(path.join(__dirname, '../imports/fixtures/junit/pytest.xml'), 'utf8');
+    const first = await post(`/${PROJECT}/imports/junit?branch=main`, xml, 'application/xml');
+    expect(first.status).toBe(201);
+    const run = ((await first.json()) as { data: { id: string; status: string; branch: string } }).data;
+    expect(run).toMatchObject({ status: 'finished', branch: 'main' });
+    const replay = await post(`/${PROJECT}/imports/junit?branch=main`, xml, 'application/xml');
+    expect(replay.status).toBe(200);
+    expect(((await replay.json()) as { data: { id: string } }).data.id).toBe(run.id);
+  });
+
+  it('when an import body is not a report, then 400 VALIDATION_ERROR', async () => {
+    const xml = await post(`/${PROJECT}/imports/junit`, '<testsuites><oops', 'application/xml');
+    expect(xml.status).toBe(400);
+    expect(ErrorEnvelope.parse(await xml.json()).error.code).toBe('VALIDATION_ERROR');
+    const json = await post(`/${PROJECT}/imports/playwright`, { not: 'a report' });
+    expect(json.status).toBe(400);
+    expect(ErrorEnvelope.parse(await json.json()).error.code).toBe('VALIDATION_ERROR');
   });
 
   it('when the internal identity is missing, then 401', async () => {

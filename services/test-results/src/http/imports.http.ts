@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import express, { type Request, type RequestHandler } from 'express';
+import {
+  ImportQuery,
+  MAX_RESULTS_PER_BATCH,
+  RunPath,
+  testResultsImportRoutes,
+  type ResultItem,
+  type RunSummary,
+  type StartRunRequest,
+} from '@verdict/contracts';
+import {
+  newId,
+  parseParams,
+  parseQuery,
+  sendData,
+  ValidationError,
+  type ApiRoute,
+  type BlobStore,
+} from '@verdict/platform';
+import { parseJUnitXml, parsePlaywrightReport, type PendingAttachment } from '../imports';
+import type { Ingest } from '../runs/ingest';
+
+export interface ImportRoutesOptions {
+  ingest: Ingest;
+  blobs: BlobStore;
+  artifactMaxBytes: number;
+}
+
+const readXml = express.text({ type: ['application/xml', 'text/xml'], limit: '10mb' });
+const projectOf = (req: Request) => parseParams(RunPath.pick({ projectId: true }), req).projectId;
+const contextOf = (req: Request) => ({ correlationId: req.get('x-request-id') ?? null });
+
+interface ParsedReport {
+  digest: string;
+  start: Omit<StartRunRequest, 'ciRunId'>;
+  durationMs?: number;
+  results: ResultItem[];
+  attachments: PendingAttachment[];
+}
+
+/**
+ * Turns a parsed report into one finished run through the ordinary ingest use cases. The run's ciRunId
+ * defaults to the report's digest, so replaying the same import finds its run instead of making another.
+ */
+async function importReport(req: Request, options: ImportRoutesOptions, report: ParsedReport) {
+  const projectId = projectOf(req);
+  const query = parseQuery(ImportQuery, req);
+  const ciRunId = query.ciRunId ?? `import-${report.digest}`;
+  const start: StartRunRequest = {
+    ...report.start,
+    ciRunId,
+    shard: { current: 1, total: 1 },
+    ...(query.branch ? { branch: query.branch } : {}),
+    ...(query.environment ? { environment: query.environment } : {}),
+    ...(query.commitSha ? { commit: { sha: query.commitSha } } : {}),
+  };
+  const context = contextOf(req);
+  const { run, created } = await options.ingest.startRun(projectId, start, context);
+  if (run.status === 'finished') return { run, created: false };
+  const results = await uploadAttachments(options, projectId, run.id, report, context);
+  for (let i = 0; i < results.length; i += MAX_RESULTS_PER_BATCH) {
+    await options.ingest.addResults(projectId, run.id, results.slice(i, i + MAX_RESULTS_PER_BATCH), context);
+  }
+  const startedAt = Date.parse(run.startedAt);
+  const finishedAt =
+    report.durationMs !== undefined ? new Date(startedAt + report.durationMs).toISOString() : undefined;
+  const finished: RunSummary = await options.ingest.finish(
+    projectId,
+    run.id,
+    { shard: { current: 1, total: 1 }, ...(finishedAt ? { finishedAt } : {}) },
+    context,
+  );
+  return { run: finished, created };
+}
+
+/** Attachments that came with their content (base64) become artifacts linked from their result. */
+async function uploadAttachments(
+  options: ImportRoutesOptions,
+  projectId: string,
+  runId: string,
+  report: ParsedReport,
+  context: { correlationId: string | null },
+): Promise<ResultItem[]> {
+  const results = report.results.map((item) => ({ ...item }));
+  for (const attachment of report.attachments) {
+    const target = results[attachment.resultIndex];
+    if (!attachment.body || !target) continue;
+    const id = newId();
+    const key = `${projectId}/${runId}/${id}`;
+    const bytes = Buffer.from(attachment.body, 'base64');
+    const stored = await options.blobs.put(key, bytes, {
+      contentType: attachment.contentType,
+      maxBytes: options.artifactMaxBytes,
+      filename: attachment.name,
+    });
+    await options.ingest.recordArtifact(
+      projectId,
+      runId,
+      { id, name: attachment.name, contentType: attachment.contentType, size: stored.size, blobKey: key },
+      context,
+    );
+    target.attachments = [
+      ...(target.attachments ?? []),
+      { name: attachment.name, contentType: attachment.contentType, artifactId: id },
+    ];
+  }
+  return results;
+}
+
+const digestOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+function playwright(options: ImportRoutesOptions): RequestHandler {
+  return async (req, res) => {
+    if (req.body === undefined || typeof req.body !== 'object') {
+      throw new ValidationError('body: expected the JSON written by Playwright’s json reporter');
+    }
+    const parsed = parsePlaywrightReport(req.body);
+    const { run, created } = await importReport(req, options, {
+      digest: digestOf(JSON.stringify(req.body)),
+      start: {
+        framework: parsed.run.framework,
+        ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
+      },
+      ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
+      results: parsed.results,
+      attachments: parsed.attachments,
+    });
+    sendData(res, run, created ? 201 : 200);
+  };
+}
+
+function junit(options: ImportRoutesOptions): RequestHandler[] {
+  return [
+    readXml,
+    async (req, res) => {
+      if (typeof req.body !== 'string' || req.body.trim() === '') {
+        throw new ValidationError('body: expected JUnit XML (Content-Type: application/xml)');
+      }
+      const parsed = parseJUnitXml(req.body, { startedAt: new Date().toISOString() });
+      const { run, created } = await importReport(req, options, {
+        digest: digestOf(req.body),
+        start: {
+          ...(parsed.run.framework ? { framework: parsed.run.framework } : {}),
+          ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
+        },
+        ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
+        results: parsed.results,
+        attachments: [],
+      });
+      sendData(res, run, created ? 201 : 200);
+    },
+  ];
+}
+
+/**
+ * The import routes of API.md: a Playwright JSON report or JUnit XML becomes one finished run.
+ *
+ * @example registerRoutes(router, importRoutes({ ingest, blobs, artifactMaxBytes }));
+ */
+export function importRoutes(options: ImportRoutesOptions): ApiRoute[] {
+  const handlers: Record<string, RequestHandler[]> = {
+    'post /{projectId}/imports/playwright': [playwright(options)],
+    'post /{projectId}/imports/junit': junit(options),
+  };
+  return testResultsImportRoutes.map((spec) => {
+    const route = handlers[`${spec.method} ${spec.path}`];
+    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
+    return { ...spec, handlers: route };
+  });
+}
