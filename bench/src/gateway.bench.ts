@@ -322,6 +322,7 @@ function startGateway(servers: GatewayBenchServers, adminKey: string): Promise<C
     REDIS_URL: servers.redisUrl,
     VERDICT_ADMIN_KEY: adminKey,
     VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    VERDICT_URL_SIGNING_SECRET: randomBytes(32).toString('hex'),
     VERDICT_TRUST_PROXY: 'true',
   });
 }
