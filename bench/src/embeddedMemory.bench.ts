@@ -36,9 +36,12 @@ export async function benchEmbeddedMemory(): Promise<BenchRow[]> {
       await sleep(250);
     }
     await sleep(5_000);
-    const server = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+    // The launcher's child that runs the bundle is the server; nothing else of its may be measured.
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
       .trim()
-      .split(/\s+/)[0];
+      .split(/\s+/);
+    const server = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('embedded'));
+    if (!server) throw new Error('the embedded server process was not found');
     const rss = residentMegabytes(Number(server));
     return [
       {
