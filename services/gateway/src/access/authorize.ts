@@ -59,7 +59,10 @@ export function authorize({ directory }: AuthorizeOptions): RequestHandler {
       return;
     }
     const project = await projectInScope(directory, principal, request.projectId);
-    const role = await directory.roleOf(principal.token.ownerUserId, project.organizationId);
+    const { ownerRoles } = principal.token;
+    const role = ownerRoles
+      ? (ownerRoles[project.organizationId] ?? null)
+      : await directory.roleOf(principal.token.ownerUserId, project.organizationId);
     if (role === null)
       throw new ForbiddenError("The token's owner is not a member of this project's organization");
     if (request.isWrite && !WRITE_ROLES.has(role)) {

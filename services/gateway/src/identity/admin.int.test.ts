@@ -354,7 +354,7 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
 
   describe('tokens', () => {
     it('when a personal token is issued, then the cleartext is returned once and only its hash is stored', async () => {
-      const { projectId, userId } = await workspace();
+      const { organizationId, projectId, userId } = await workspace();
       const response = await post('/tokens', {
         kind: 'personal',
         userId,
@@ -402,6 +402,7 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
         createdAt: START,
         expiresAt: '2026-06-01T00:00:00.000Z',
         revokedAt: null,
+        ownerRoles: { [organizationId]: 'member' },
       });
     });
 

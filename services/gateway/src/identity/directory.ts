@@ -20,6 +20,11 @@ export interface TokenRecord {
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
+  /**
+   * The owner's role in each organization, read in the same query as the token when the directory can,
+   * so authorization needs no second read. Absent: ask `roleOf`.
+   */
+  ownerRoles?: Record<string, Role>;
 }
 
 export interface ProjectRecord {

@@ -158,6 +158,7 @@ describe.each(ADAPTERS)('identity read model on %s', (_name, makeAdapters) => {
       createdAt: at,
       expiresAt: null,
       revokedAt: '2026-03-02T00:00:00.000Z',
+      ownerRoles: { o1: 'owner' },
     });
     expect(await directory.findProject('p1')).toEqual({ id: 'p1', name: 'Web', organizationId: 'o1' });
     expect(await directory.roleOf('u1', 'o1')).toBe('owner');

@@ -187,6 +187,7 @@ interface TokenRow {
   created_at: Timestamp;
   expires_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  owner_roles?: Record<string, MembershipRole> | null;
 }
 
 interface ProjectRow {
@@ -215,6 +216,7 @@ function tokenOfRow(row: TokenRow): TokenRecord {
     createdAt: iso(row.created_at),
     expiresAt: isoOrNull(row.expires_at),
     revokedAt: isoOrNull(row.revoked_at),
+    ...(row.owner_roles ? { ownerRoles: row.owner_roles } : {}),
   };
 }
 
@@ -229,8 +231,12 @@ export function createSqlIdentityDirectory(
   schema: string = IDENTITY_READ_MODEL,
 ): IdentityReadModel {
   if (!/^[a-z][a-z0-9_]{0,40}$/.test(schema)) throw new TypeError(`Not a projection schema name: ${schema}`);
-  const findTokenText = `SELECT id, kind, name, owner_user_id, project_ids, scopes, secret_hash, created_at,
-      expires_at, revoked_at FROM ${schema}.tokens WHERE id = $1`;
+  // The owner's memberships come along: authorization then needs no second round trip.
+  const findTokenText = `SELECT t.id, t.kind, t.name, t.owner_user_id, t.project_ids, t.scopes, t.secret_hash,
+      t.created_at, t.expires_at, t.revoked_at,
+      (SELECT coalesce(json_object_agg(m.organization_id, m.role), '{}'::json)
+         FROM ${schema}.memberships m WHERE m.user_id = t.owner_user_id) AS owner_roles
+      FROM ${schema}.tokens t WHERE t.id = $1`;
   const findProjectText = `SELECT id, name, organization_id FROM ${schema}.projects WHERE id = $1`;
   const roleOfText = `SELECT role FROM ${schema}.memberships WHERE user_id = $1 AND organization_id = $2`;
 
