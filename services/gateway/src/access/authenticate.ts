@@ -23,8 +23,11 @@ export interface TokenUsage {
 export interface Principal {
   token: TokenRecord;
   kind: TokenRecord['kind'];
-  /** The usage as recorded by this request; null when the store could not record it. */
-  usage: TokenUsage | null;
+  /**
+   * The usage as recorded by this request; null when the store could not record it. A promise: counting
+   * runs beside authorization and rate limiting instead of before them, and only token-info waits for it.
+   */
+  usage: Promise<TokenUsage | null>;
 }
 
 declare module 'express-serve-static-core' {
@@ -51,7 +54,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export function authenticate(options: AuthenticateOptions): RequestHandler {
   return async (req, res, next) => {
     const token = await liveToken(req.get('authorization'), options);
-    const usage = await recordUse(options.kv, token.id, options.clock.now(), res);
+    const usage = recordUse(options.kv, token.id, options.clock.now(), res);
     res.locals.principal = { token, kind: token.kind, usage };
     next();
   };

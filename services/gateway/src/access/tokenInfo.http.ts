@@ -40,7 +40,8 @@ export interface TokenInfoOptions {
 export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
   const router = Router();
   router.get('/:projectId/token-info', async (_req, res) => {
-    const { token, usage } = principalOf(res);
+    const { token } = principalOf(res);
+    const usage = await principalOf(res).usage;
     const project = res.locals.project;
     if (project === undefined) throw new Error('authorize() must run before token-info');
     // authenticate() could not count this request: report nothing rather than a wrong count.
