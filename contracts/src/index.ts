@@ -11,3 +11,5 @@ export * from './http';
 export * from './testResultsRoutes';
 export * from './testResultsReads';
 export * from './testResultsReadRoutes';
+export * from './debugBundle';
+export * from './debugBundleRoutes';

@@ -15,7 +15,12 @@ import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisKeyValue } from '@verdict/platform/redis';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
-import { testResultsImportRoutes, testResultsIngestRoutes, testResultsReadRoutes } from '@verdict/contracts';
+import {
+  debugBundleRoutes,
+  testResultsImportRoutes,
+  testResultsIngestRoutes,
+  testResultsReadRoutes,
+} from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
 
@@ -52,7 +57,12 @@ async function main(): Promise<void> {
       services: [
         {
           name: 'test-results',
-          routes: [...testResultsIngestRoutes, ...testResultsImportRoutes, ...testResultsReadRoutes],
+          routes: [
+            ...testResultsIngestRoutes,
+            ...testResultsImportRoutes,
+            ...testResultsReadRoutes,
+            ...debugBundleRoutes,
+          ],
           target: { kind: 'http', url: config.testResultsUrl },
         },
       ],

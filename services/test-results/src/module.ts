@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import {
+  debugBundleRoutes,
   SIGNED_DOWNLOAD_PATH,
   testResultsImportRoutes,
   testResultsIngestRoutes,
@@ -25,7 +26,8 @@ import {
 import { importRoutes } from './http/imports.http';
 import { ingestRoutes } from './http/ingest.http';
 import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
-import { createReadRoutes } from './reads/routes';
+import { createDebugBundleRoutes } from './debugBundle/route';
+import { createReadRoutes, type ArtifactToSign } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 
 /** The test-results event store schema and the topic its events travel on, keyed by project. */
@@ -68,6 +70,7 @@ export const testResultsRoutes: RouteSpec[] = [
   ...testResultsIngestRoutes,
   ...testResultsImportRoutes,
   ...testResultsReadRoutes,
+  ...debugBundleRoutes,
 ];
 
 /**
@@ -99,22 +102,20 @@ export function createTestResultsModule(
   let subscription: Subscription | null = null;
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
+  const signArtifactUrl = (artifact: ArtifactToSign) =>
+    signBlobUrl({
+      baseUrl: settings.publicUrl,
+      path: SIGNED_DOWNLOAD_PATH,
+      key: artifact.blobKey,
+      expiresAt: new Date(ports.clock.now().getTime() + DEFAULT_SIGNED_URL_TTL_MS),
+      secret: settings.urlSigningSecret,
+    });
+  const reads = { db: ports.db, schema: readModel, publicUrl: settings.publicUrl, signArtifactUrl };
   registerRoutes(router, [
     ...ingestRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
     ...importRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
-    ...createReadRoutes({
-      db: ports.db,
-      schema: readModel,
-      publicUrl: settings.publicUrl,
-      signArtifactUrl: (artifact) =>
-        signBlobUrl({
-          baseUrl: settings.publicUrl,
-          path: SIGNED_DOWNLOAD_PATH,
-          key: artifact.blobKey,
-          expiresAt: new Date(ports.clock.now().getTime() + DEFAULT_SIGNED_URL_TTL_MS),
-          secret: settings.urlSigningSecret,
-        }),
-    }),
+    ...createReadRoutes(reads),
+    ...createDebugBundleRoutes(reads),
   ]);
   return {
     router,

@@ -1,5 +1,4 @@
 import { ValidationError } from '@verdict/platform';
-import { z } from 'zod';
 import { BundleFormat, BundleView } from './types';
 
 /**
@@ -177,46 +176,8 @@ export function assertAttemptInRange(attempt: number, attemptsCount: number): vo
   );
 }
 
-/**
- * The query parameters for the OpenAPI document (what `RouteSpec.query` wants). Documentation only:
- * parse with `parseDebugBundleQuery`, which applies the cross-parameter rules a schema cannot.
- */
-export const DebugBundleQueryDoc = z.object({
-  runId: z.string().optional().describe('Required for run scope, and together with suiteId'),
-  suiteId: z.string().optional().describe('Suite scope; requires runId'),
-  caseId: z.string().optional().describe('Test scope; runId optional (default: the latest run of the test)'),
-  attempt: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Requires caseId; 0-based; default the latest attempt; out of range: 400 INVALID_ATTEMPT'),
-  as: BundleFormat.default('json').describe('markdown returns a text/markdown body, not an envelope'),
-  view: BundleView.default('full').describe(
-    'Test scope: brief omits steps; headline omits steps, stdout, stderr and caps artifacts at 5 with totals. Suite scope: brief and headline null each failureWindow. Run scope: full only.',
-  ),
-  page: z
-    .number()
-    .int()
-    .min(DEBUG_BUNDLE_LIMITS.page.min)
-    .max(DEBUG_BUNDLE_LIMITS.page.max)
-    .default(DEBUG_BUNDLE_DEFAULTS.page)
-    .describe('Run and suite scopes only'),
-  limit: z
-    .number()
-    .int()
-    .min(DEBUG_BUNDLE_LIMITS.limit.min)
-    .max(DEBUG_BUNDLE_LIMITS.limit.max)
-    .default(DEBUG_BUNDLE_DEFAULTS.limit)
-    .describe('Run and suite scopes only'),
-  budgetChars: z
-    .number()
-    .int()
-    .min(DEBUG_BUNDLE_LIMITS.budgetChars.min)
-    .max(DEBUG_BUNDLE_LIMITS.budgetChars.max)
-    .optional()
-    .describe('Maximum length of the Markdown body; requires as=markdown'),
-});
+/** The query parameters as the OpenAPI document shows them; the contract keeps the one copy. */
+export { DebugBundleQueryDoc } from '@verdict/contracts';
 
 // ——— reading ———
 
