@@ -18,7 +18,7 @@ describe('the embedded default (npm start)', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('when started the first time, then it prints its URL, a demo project, token and admin key, answers /healthz and /readyz, and 404s unknown routes with the envelope', async () => {
+  it('when started the first time, then it prints a working demo token, ingests a run that the reads and the debug bundle show, and 404s unknown routes with the envelope', async () => {
     const port = randomPort();
     const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     try {
@@ -43,6 +43,54 @@ describe('the embedded default (npm start)', () => {
         'Demo project',
       );
       expect(verdict.output()).toMatch(/Admin key:\s+\S{16,}/);
+
+      // A run goes in through ingest and comes out of the reads and the debug bundle.
+      const base = `http://127.0.0.1:${port}/api/public/v1/${projectId}`;
+      const call = (path: string, body?: unknown) =>
+        fetch(`${base}${path}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const run = ((await (await call('/test-runs', { branch: 'main' })).json()) as { data: { id: string } })
+        .data;
+      const result = (title: string, attempt: number, status: string) => ({
+        file: 'tests/cart.spec.ts',
+        titlePath: ['cart', title],
+        project: 'chromium',
+        attempt,
+        status,
+        durationMs: 100,
+        startedAt: new Date().toISOString(),
+        ...(status === 'failed'
+          ? { error: { message: `expected 2 items in ${title}`, stack: 'at tests/cart.spec.ts:12:5' } }
+          : {}),
+        steps: [{ title: 'open cart', durationMs: 10 }],
+      });
+      const results = [
+        result('adds', 0, 'passed'),
+        result('removes', 0, 'failed'),
+        result('removes', 1, 'failed'),
+        result('totals', 0, 'failed'),
+        result('totals', 1, 'passed'),
+      ];
+      expect((await call(`/test-runs/${run.id}/results`, { results })).status).toBe(202);
+      expect((await call(`/test-runs/${run.id}/finish`, {})).status).toBe(200);
+      let stats: unknown = null;
+      for (let i = 0; i < 100 && !(stats && (stats as { total: number }).total === 3); i += 1) {
+        const detail = (await (await call(`/test-runs/${run.id}`)).json()) as { data?: { stats?: unknown } };
+        stats = detail.data?.stats ?? null;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(stats).toMatchObject({ total: 3, passed: 1, failed: 1, flaky: 1, skipped: 0 });
+      const bundle = await call(`/debug-bundle?runId=${run.id}`);
+      expect(bundle.status).toBe(200);
+      const bundleBody = (await bundle.json()) as { data: { scope: string }; pagination: unknown };
+      expect(bundleBody.data.scope).toBe('run');
+      expect(bundleBody.pagination).toBeDefined();
+      const markdown = await call(`/debug-bundle?runId=${run.id}&as=markdown`);
+      expect(markdown.headers.get('content-type')).toContain('text/markdown');
+      expect(await markdown.text()).toContain('expected 2 items in removes');
 
       const unknown = await fetch(`http://127.0.0.1:${port}/api/public/v1/no-such-thing`);
       expect(unknown.status).toBe(404);
