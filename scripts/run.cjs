@@ -115,7 +115,9 @@ async function main() {
       // PGlite loads its WebAssembly with import(), which jest's sandbox allows only with vm modules on.
       const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
       const summaryFile = path.join(os.tmpdir(), `verdict-tests-${process.pid}.json`);
-      const code = await run(node22, [...nodeFlags, jest, '--maxWorkers=2', ...rest], {
+      // One test file at a time: the integration files share one PostgreSQL, whose readers by global position
+      // rightly wait for every transaction in flight on the server, including another file's deliberate ones.
+      const code = await run(node22, [...nodeFlags, jest, '--runInBand', ...rest], {
         env: { ...process.env, ...env, VERDICT_TEST_SUMMARY_FILE: summaryFile },
       });
       await stopInfra(started);
