@@ -1,7 +1,7 @@
 import { RunCiRunClaimed, RunCounterAllocated } from '@verdict/contracts';
 import { ciRunDecider, ciRunStream } from './ciRun';
 import { counterDecider, counterEventId, counterStream } from './counter';
-import { given } from './given';
+import { given } from '@verdict/platform/testing';
 
 const allocated = (runId: string, counter: number) => ({
   ...RunCounterAllocated.of({ runId, counter }),

@@ -12,7 +12,7 @@ import {
 } from '@verdict/contracts';
 import { combinedStatus, runDecider, type CreateRun, type FinishRun } from './decide';
 import { realisticResult } from './fixtures';
-import { given } from './given';
+import { given } from '@verdict/platform/testing';
 import { resultEventId } from './results';
 import { derivedId, evolve, initialState, summaryOf, type RunEvent } from './run';
 

@@ -1,5 +1,5 @@
 import { FREE_PLAN, MembershipSet, OrganizationCreated, ProjectCreated, type Plan } from '@verdict/contracts';
-import { given } from '../testing/given';
+import { given } from '@verdict/platform/testing';
 import { organizationDecider } from './organization';
 
 const now = new Date('2026-03-01T10:00:00.000Z');

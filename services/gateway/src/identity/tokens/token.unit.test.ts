@@ -1,5 +1,5 @@
 import { TokenIssued, TokenRevoked } from '@verdict/contracts';
-import { given } from '../testing/given';
+import { given } from '@verdict/platform/testing';
 import { tokenDecider, type TokenCommand } from './token';
 
 const now = new Date('2026-03-01T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { UserCreated } from '@verdict/contracts';
-import { given } from '../testing/given';
+import { given } from '@verdict/platform/testing';
 import { normalizeEmail, userDecider, userStream } from './user';
 
 const now = new Date('2026-03-01T10:00:00.000Z');

@@ -1,10 +1,11 @@
-import type { AppError, DecidedEvent, Decider } from '@verdict/platform';
+import type { AppError } from '../errors';
+import type { DecidedEvent, Decider } from '../eventStore/handleCommand';
 
 /**
  * given(events).when(command).then(events | error) for deciders: the history is folded with the
  * decider's own evolve, exactly as handleCommand does, so a test states behaviour, not state shapes.
  *
- * @example given(runDecider, [created]).when({ type: 'finishRun', … }).then([finished]);
+ * @example given(runDecider, [issued]).when({ type: 'revokeToken', tokenId, now }).then([revoked]);
  */
 export function given<Command, Event extends DecidedEvent, State>(
   decider: Decider<Command, Event, State>,
