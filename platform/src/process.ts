@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { ConfigError } from './config';
 import type { Logger } from './logging';
 
 /** What a process must release on shutdown, in order: the HTTP server first, the store last. */
@@ -56,4 +57,22 @@ export function onShutdown(logger: Logger, closers: Closer[]): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * Runs a process's start-up: a bad configuration exits 2 with the offending variables named, any other
+ * failure exits 1 with its stack on stderr (the process is not serving yet, so nothing else can report it).
+ *
+ * @example runMain('gateway', main);
+ */
+export function runMain(name: string, start: () => Promise<void>): void {
+  start().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`${name} failed to start: ${detail}\n`);
+    process.exit(1);
+  });
 }

@@ -7,7 +7,6 @@ import { InstanceStarted } from '@verdict/contracts';
 import { resolveAdminKey, startGateway } from '@verdict/gateway';
 import {
   closeServer,
-  ConfigError,
   createInProcessBus,
   createLogger,
   createMemoryCheckpointStore,
@@ -19,6 +18,7 @@ import {
   loadConfig,
   newSecret,
   onShutdown,
+  runMain,
   systemClock,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
@@ -141,13 +141,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(
-    `verdict failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runMain('verdict', main);

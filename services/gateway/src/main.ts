@@ -2,13 +2,13 @@
 // are reached over HTTP.
 import {
   closeServer,
-  ConfigError,
   createFilesystemBlobStore,
   createLogger,
   createSqlCheckpointStore,
   listen,
   loadConfig,
   onShutdown,
+  runMain,
   systemClock,
 } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
@@ -88,13 +88,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(
-    `gateway failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runMain('gateway', main);

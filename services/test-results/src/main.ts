@@ -2,7 +2,6 @@
 // answers only requests forwarded by the gateway (internal JWT).
 import {
   closeServer,
-  ConfigError,
   createFilesystemBlobStore,
   createHttpApp,
   createLogger,
@@ -10,6 +9,7 @@ import {
   listen,
   loadConfig,
   onShutdown,
+  runMain,
   systemClock,
 } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
@@ -59,13 +59,4 @@ async function main(): Promise<void> {
   process.stdout.write(`Verdict test-results listening on http://${config.host}:${port}\n`);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(
-    `test-results failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runMain('test-results', main);
