@@ -316,7 +316,7 @@ async function measurePaced(label: string, target: Target, seconds: number, rate
 // The bench
 
 function startGateway(servers: GatewayBenchServers, adminKey: string): Promise<Child> {
-  return startNode('gateway-bench', ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+  return startNode('gateway-bench', [...profileFlags(), '--import', 'tsx', 'services/gateway/src/main.ts'], {
     DATABASE_URL: servers.databaseUrl,
     KAFKA_BROKERS: servers.kafkaBrokers,
     REDIS_URL: servers.redisUrl,
@@ -401,4 +401,10 @@ export async function benchGateway(servers: GatewayBenchServers): Promise<BenchR
   } finally {
     await Promise.all([gateway.stop(), bare.stop()]);
   }
+}
+
+/** VERDICT_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the gateway there, for finding its hot spots. */
+function profileFlags(): string[] {
+  const dir = process.env.VERDICT_BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
