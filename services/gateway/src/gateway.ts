@@ -69,6 +69,7 @@ export async function startGateway(ports: GatewayPorts, settings: GatewaySetting
     checkpoints: ports.checkpoints,
     logger: ports.logger,
     clock: ports.clock,
+    kv: ports.kv,
     ...(names?.readModelSchema ? { schema: names.readModelSchema } : {}),
     ...(names?.topic ? { topic: names.topic } : {}),
   });

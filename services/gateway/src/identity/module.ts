@@ -13,6 +13,7 @@ import {
   type Clock,
   type EventBus,
   type EventStore,
+  type KeyValue,
   type Logger,
   type Projector,
   type SqlDatabase,
@@ -28,6 +29,7 @@ import {
   identityProjection,
 } from './projections/identityReadModel';
 import { withProjectCache } from './projectCache';
+import { bumpIdentityVersion, withTokenCache } from './tokenCache';
 import { seedDemo, type DemoSeed } from './seed';
 
 /** The topic the identity events travel on, keyed by stream id. */
@@ -49,6 +51,11 @@ export interface IdentityOptions {
   topic?: string;
   /** How long an admin write waits for the read model before answering 503 (default 10 s). */
   readYourWritesTimeoutMs?: number;
+  /**
+   * Shared by the gateway replicas: token records are cached per replica and refreshed when an admin write
+   * bumps the identity version here (see tokenCache.ts). Without it, every request reads the database.
+   */
+  kv?: KeyValue;
 }
 
 export interface Identity {
@@ -91,17 +98,21 @@ export function createIdentity(options: IdentityOptions): Identity {
     store,
     readModel,
     clock: options.clock ?? systemClock,
-    waitForReadModel: (streamId, version) =>
-      waitForProjection(db, schema, streamId, version, {
+    waitForReadModel: async (streamId, version) => {
+      await waitForProjection(db, schema, streamId, version, {
         timeoutMs: options.readYourWritesTimeoutMs ?? 10_000,
-      }),
+      });
+      if (options.kv) await bumpIdentityVersion(options.kv);
+    },
     onAppended: () => relay.notify(),
   });
   let subscription: Subscription | null = null;
 
   return {
     adminRouter: (adminKey) => adminRouter(commands, adminKey),
-    directory: withProjectCache(readModel),
+    directory: options.kv
+      ? withTokenCache(withProjectCache(readModel), options.kv)
+      : withProjectCache(readModel),
     commands,
     projector,
     async start() {
