@@ -1,6 +1,7 @@
 import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis';
 import { ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logging';
+import { manageConnection, reconnectDelay } from '../redis/connection';
 import type { KeyValue } from './types';
 
 /**
@@ -61,46 +62,16 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
     socket: { reconnectStrategy: (retries) => reconnectDelay(retries, maxDelayMs) },
   });
 
-  // Log each outage once, not once per reconnect attempt. `state` also tells close() whether a connection
-  // attempt is in flight.
-  let state: 'connecting' | 'ready' | 'backingOff' = 'connecting';
-  client.on('ready', () => {
-    state = 'ready';
-    log?.info('redis connected');
+  // Log each outage once, not once per reconnect attempt.
+  const connection = manageConnection(client, {
+    onReady: () => log?.info('redis connected'),
+    onError: (err, wasReady) =>
+      wasReady
+        ? log?.warn({ err }, 'redis connection lost; reconnecting')
+        : log?.debug({ err }, 'redis not reachable yet'),
+    onGiveUp: (err) => log?.error({ err }, 'redis client gave up connecting'),
   });
-  client.on('error', (err: unknown) => {
-    if (state === 'ready') log?.warn({ err }, 'redis connection lost; reconnecting');
-    else log?.debug({ err }, 'redis not reachable yet');
-    state = 'backingOff';
-  });
-  client.on('reconnecting', () => {
-    state = 'connecting';
-  });
-  const connecting = client.connect().catch((err: unknown) => {
-    log?.error({ err }, 'redis client gave up connecting');
-  });
-
-  /**
-   * node-redis completes a connection that was in flight when destroy() was called and then leaks it, so
-   * close() first lets such an attempt end (connectTimeout bounds it), then closes the way that fits.
-   */
-  const shutDown = async () => {
-    while (state === 'connecting') {
-      await new Promise<void>((resolve) => {
-        const settle = () => {
-          client.off('ready', settle);
-          client.off('error', settle);
-          resolve();
-        };
-        client.on('ready', settle);
-        client.on('error', settle);
-      });
-    }
-    // close() lets in-flight commands finish; destroy() also ends the backoff sleep of a reconnect loop.
-    if (state === 'ready') await client.close();
-    else client.destroy();
-    await connecting;
-  };
+  const shutDown = () => connection.close();
 
   const run = async <T>(operation: string, command: () => Promise<T>): Promise<T> => {
     try {
@@ -150,10 +121,6 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
 }
 
 /** Exponential backoff from 100 ms, capped, with jitter so that replicas do not reconnect in lockstep. */
-function reconnectDelay(retries: number, maxDelayMs: number): number {
-  const base = Math.min(100 * 2 ** Math.min(retries, 16), maxDelayMs);
-  return Math.round(base / 2 + Math.random() * (base / 2));
-}
 
 function assertTtlMs(ttlMs: number): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)

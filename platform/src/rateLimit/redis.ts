@@ -3,6 +3,7 @@ import { Counter, type Registry } from 'prom-client';
 import { createClient, type RedisClientType } from 'redis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '../logging';
+import { manageConnection, reconnectDelay } from '../redis/connection';
 import { consumeOne, limiterCache } from './flexible';
 import { createMemoryRateLimiter } from './memory';
 import type { RateLimiter } from './types';
@@ -133,47 +134,18 @@ function openConnection(url: string, timeoutMs: number, log: Logger | undefined)
   const client: RedisClientType = createClient({
     url,
     commandOptions: { timeout: timeoutMs },
-    socket: { connectTimeout: Math.max(timeoutMs, 1_000), reconnectStrategy: reconnectDelay },
-  });
-  let state: 'connecting' | 'ready' | 'backingOff' = 'connecting';
-  let everReady = false;
-  client.on('ready', () => {
-    state = 'ready';
-    everReady = true;
+    socket: {
+      connectTimeout: Math.max(timeoutMs, 1_000),
+      reconnectStrategy: (retries) => reconnectDelay(retries),
+    },
   });
   // Without an error listener node-redis would crash the process; the limiter logs outages itself.
-  client.on('error', (err: unknown) => {
-    log?.debug({ err }, 'rate-limit store connection error');
-    state = 'backingOff';
+  const connection = manageConnection(client, {
+    onError: (err) => log?.debug({ err }, 'rate-limit store connection error'),
+    onGiveUp: (err) => log?.error({ err }, 'rate-limit store client gave up connecting'),
   });
-  client.on('reconnecting', () => {
-    state = 'connecting';
-  });
-  const connecting = client.connect().then(
-    () => undefined,
-    (err: unknown) => log?.error({ err }, 'rate-limit store client gave up connecting'),
-  );
-
-  /**
-   * node-redis completes a connection attempt that was in flight when destroy() is called and then leaks
-   * it, so close() first lets such an attempt settle (connectTimeout bounds it).
-   */
-  const close = async () => {
-    while (state === 'connecting') {
-      await new Promise<void>((resolve) => {
-        const settle = () => {
-          client.off('ready', settle);
-          client.off('error', settle);
-          resolve();
-        };
-        client.on('ready', settle);
-        client.on('error', settle);
-      });
-    }
-    if (state === 'ready') await client.close();
-    else client.destroy();
-    await connecting;
-  };
+  const { connecting } = connection;
+  const close = () => connection.close();
 
   // One bounded wait per limiter, not per request: a replica started during an outage must not add the
   // timeout to every request.
@@ -181,7 +153,7 @@ function openConnection(url: string, timeoutMs: number, log: Logger | undefined)
   return {
     client,
     async firstConnection() {
-      if (everReady) return;
+      if (connection.everReady()) return;
       initialWait ??= Promise.race([connecting, sleep(timeoutMs, undefined, { ref: false })]);
       await initialWait;
     },
@@ -198,10 +170,4 @@ function fallbackCounter(registry: Registry): Counter<'bucket'> {
     labelNames: ['bucket'] as const,
     registers: [registry],
   });
-}
-
-/** Exponential backoff from 100 ms to 5 s, with jitter so that replicas do not reconnect in lockstep. */
-function reconnectDelay(retries: number): number {
-  const base = Math.min(100 * 2 ** Math.min(retries, 16), 5_000);
-  return Math.round(base / 2 + Math.random() * (base / 2));
 }
