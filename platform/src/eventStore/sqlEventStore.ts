@@ -18,7 +18,7 @@
 import { EventEnvelope } from '@verdict/contracts';
 import type { Clock } from '../clock';
 import { systemClock } from '../clock';
-import { ConflictError, VersionConflictError } from '../errors';
+import { ConflictError, ServiceUnavailableError, VersionConflictError } from '../errors';
 import { newId } from '../ids';
 import type { SqlDatabase, SqlExecutor } from '../sql/types';
 import { isSqlError, SQLSTATE } from '../sql/types';
@@ -344,6 +344,18 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
       try {
         return await appendOnce(streamId, events, expectedVersion, metadata, attempt > 1);
       } catch (error) {
+        // Two appends whose rows share unique keys can deadlock: PostgreSQL rolls one back whole, so trying
+        // it again is the same as trying it the first time.
+        if (
+          isSqlError(error, SQLSTATE.deadlockDetected) ||
+          isSqlError(error, SQLSTATE.serializationFailure)
+        ) {
+          if (attempt < ANY_VERSION_ATTEMPTS) continue;
+          throw new ServiceUnavailableError(
+            'The event store is too busy to take this append; retry it',
+            error,
+          );
+        }
         const positionTaken = isSqlError(error, SQLSTATE.uniqueViolation, STREAM_POSITION_KEY);
         const idTaken = isSqlError(error, SQLSTATE.uniqueViolation, EVENT_ID_KEY);
         if (!positionTaken && !idTaken && !(error instanceof VersionConflictError)) throw error;

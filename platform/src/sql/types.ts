@@ -58,6 +58,8 @@ export interface SqlError extends Error {
 export const SQLSTATE = {
   uniqueViolation: '23505',
   transactionRolledBack: '25P02',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
 } as const;
 
 /**
