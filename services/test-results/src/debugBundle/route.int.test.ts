@@ -9,14 +9,13 @@ import {
   silentLogger,
   type SqlDatabase,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { requireServer, uniqueName } from '@verdict/platform/testing';
+import { uniqueName } from '@verdict/platform/testing';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { createDebugBundleRoutes } from './route';
+import { testDatabases, type TestDatabase } from '../testing';
 
 // The debug bundle over a read model projected from real ingest events, on both adapters. Project-1 has four runs:
 // `older` (breaks failed), `target` (the run under test: breaks failed twice on chromium and once on
@@ -28,18 +27,7 @@ const P2 = 'project-2';
 const CART = 'tests/cart.spec.ts';
 const LOGIN = 'tests/login.spec.ts';
 
-interface Adapter {
-  name: string;
-  open(): Promise<SqlDatabase>;
-}
-
-const ADAPTERS: Adapter[] = [
-  { name: 'PGlite (in memory)', open: () => createPGliteDatabase() },
-  {
-    name: 'PostgreSQL',
-    open: async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 4 }),
-  },
-];
+const ADAPTERS = testDatabases({ postgresPoolSize: 4 });
 const SCREENSHOTS = 7;
 
 const breaksId = testCaseIdOf({ file: CART, titlePath: ['Cart', 'breaks'] });
@@ -88,7 +76,7 @@ let target: string;
 let later: string;
 let foreign: string;
 
-async function setUp(adapter: Adapter): Promise<void> {
+async function setUp(adapter: TestDatabase): Promise<void> {
   db = await adapter.open();
   const storeSchema = uniqueName('bundle_store');
   const readSchema = uniqueName('bundle_read');

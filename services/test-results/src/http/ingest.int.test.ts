@@ -16,21 +16,17 @@ import {
   systemClock,
   type SqlDatabase,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { requireServer, uniqueName } from '@verdict/platform/testing';
+import { uniqueName } from '@verdict/platform/testing';
 import { createTestResultsModule, type TestResultsModule } from '../module';
 import { realisticResult } from '../runs/fixtures';
+import { testDatabases } from '../testing';
 
 const secret = newSecret(32);
 const PROJECT = 'project-1';
 
-const databases: [string, () => Promise<SqlDatabase>][] = [
-  ['PGlite', () => createPGliteDatabase()],
-  ['PostgreSQL', async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL') })],
-];
+const DATABASES = testDatabases();
 
-describe.each(databases)('the ingest routes on %s', (_name, makeDb) => {
+describe.each(DATABASES)('the ingest routes on $name', (database) => {
   let db: SqlDatabase;
   let server: Server;
   let base: string;
@@ -60,7 +56,7 @@ describe.each(databases)('the ingest routes on %s', (_name, makeDb) => {
     });
 
   beforeAll(async () => {
-    db = await makeDb();
+    db = await database.open();
     blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-blobs-'));
     module = createTestResultsModule(
       {

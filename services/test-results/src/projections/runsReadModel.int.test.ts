@@ -11,27 +11,15 @@ import {
   type SqlDatabase,
   type StoredEvent,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { requireServer, uniqueName } from '@verdict/platform/testing';
+import { uniqueName } from '@verdict/platform/testing';
 import { createIngest, type Ingest } from '../runs/ingest';
 import { runsProjection, testCaseIdOf } from './runsReadModel';
+import { testDatabases } from '../testing';
 
 // The runs read model fed with the events the write side really records (ingest over the SQL event
 // store), on both adapters. Each test gets its own event store schema and its own projection schema.
 
-interface Adapter {
-  name: string;
-  open(): Promise<SqlDatabase>;
-}
-
-const ADAPTERS: Adapter[] = [
-  { name: 'PGlite (in memory)', open: () => createPGliteDatabase() },
-  {
-    name: 'PostgreSQL',
-    open: async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 8 }),
-  },
-];
+const ADAPTERS = testDatabases({ postgresPoolSize: 8 });
 
 const projectId = 'project-1';
 const FILE = 'tests/cart.spec.ts';

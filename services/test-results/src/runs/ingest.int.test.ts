@@ -11,30 +11,18 @@ import {
   type SqlDatabase,
   type StoredEvent,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { requireServer, uniqueName } from '@verdict/platform/testing';
+import { uniqueName } from '@verdict/platform/testing';
 import { ciRunStream } from './ciRun';
 import { counterEventId, counterStream } from './counter';
 import { realisticResult } from './fixtures';
 import { createIngest, type Ingest } from './ingest';
 import { runArtifactsStream, runCoverageStream, runResultsStream, runStream } from './run';
+import { testDatabases } from '../testing';
 
 // The ingest use cases on both adapters of the event store: the embedded mode (PGlite, in memory) and the
 // distributed mode (PostgreSQL). Each test gets its own schema.
 
-interface Adapter {
-  name: string;
-  open(): Promise<SqlDatabase>;
-}
-
-const ADAPTERS: Adapter[] = [
-  { name: 'PGlite (in memory)', open: () => createPGliteDatabase() },
-  {
-    name: 'PostgreSQL',
-    open: async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 16 }),
-  },
-];
+const ADAPTERS = testDatabases({ postgresPoolSize: 16 });
 
 const projectId = 'project-1';
 const coverage: CoverageReport = {
