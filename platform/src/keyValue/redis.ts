@@ -1,7 +1,10 @@
-import { createClient, defineScript, ErrorReply, type CommandParser } from 'redis';
+import { createClient, defineScript, ErrorReply, type CommandParser, type RedisClientType } from 'redis';
 import { ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logging';
 import { manageConnection, reconnectDelay } from '../redis/connection';
+import { deadline } from '../redis/deadline';
+import { createRedisRateLimiter, type RedisRateLimiterOptions } from '../rateLimit/redis';
+import type { RateLimiter } from '../rateLimit/types';
 import type { KeyValue } from './types';
 
 /**
@@ -53,12 +56,38 @@ return {value, redis.call('PTTL', KEYS[1])}
  * @example const kv = createRedisKeyValue({ url: config.REDIS_URL, logger });
  */
 export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
+  return openKeyValue(options).kv;
+}
+
+export interface RedisStoresOptions extends RedisKeyValueOptions {
+  /** Options of the rate limiter that shares the key-value store's connection. */
+  rateLimit?: Omit<RedisRateLimiterOptions, 'url' | 'client' | 'logger'>;
+}
+
+/**
+ * The key-value store and the rate limiter on ONE connection. node-redis writes the commands issued in
+ * the same turn of the event loop in one batch, so a request that draws on a rate limit and reads or
+ * counts something in the same turn pays one round trip instead of two. Close the rate limiter, then the
+ * key-value store (which owns the connection).
+ *
+ * @example const { kv, rateLimiter } = createRedisStores({ url: config.redisUrl, logger });
+ */
+export function createRedisStores(options: RedisStoresOptions): { kv: KeyValue; rateLimiter: RateLimiter } {
+  const { kv, client } = openKeyValue(options);
+  const rateLimiter = createRedisRateLimiter({
+    ...options.rateLimit,
+    client: client as unknown as RedisClientType,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return { kv, rateLimiter };
+}
+
+function openKeyValue(options: RedisKeyValueOptions) {
   const log = options.logger?.child({ component: 'redis' });
   const maxDelayMs = options.maxReconnectDelayMs ?? 5_000;
   const client = createClient({
     url: options.url,
     scripts: { increment: INCREMENT },
-    commandOptions: { timeout: options.commandTimeoutMs ?? 1_000 },
     socket: { reconnectStrategy: (retries) => reconnectDelay(retries, maxDelayMs) },
   });
 
@@ -73,9 +102,10 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
   });
   const shutDown = () => connection.close();
 
+  const within = deadline(options.commandTimeoutMs ?? 1_000);
   const run = async <T>(operation: string, command: () => Promise<T>): Promise<T> => {
     try {
-      return await command();
+      return await within(command());
     } catch (err) {
       if (err instanceof ErrorReply) throw err;
       throw new ServiceUnavailableError(`Key-value store unavailable (${operation})`, err);
@@ -83,7 +113,7 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
   };
 
   let closing: Promise<void> | undefined;
-  return {
+  const kv: KeyValue = {
     get: (key) => run('get', () => client.get(key)),
 
     async set(key, value, setOptions) {
@@ -118,6 +148,7 @@ export function createRedisKeyValue(options: RedisKeyValueOptions): KeyValue {
       await closing;
     },
   };
+  return { kv, client };
 }
 
 /** Exponential backoff from 100 ms, capped, with jitter so that replicas do not reconnect in lockstep. */

@@ -4,6 +4,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '../logging';
 import { manageConnection, reconnectDelay } from '../redis/connection';
+import { deadline } from '../redis/deadline';
 import { consumeOne, limiterCache } from './flexible';
 import { createMemoryRateLimiter } from './memory';
 import type { RateLimiter } from './types';
@@ -38,8 +39,8 @@ export type RedisRateLimiterOptions = (
   /** Where `verdict_rate_limit_fallback_total` is registered; no metric when absent. */
   metrics?: Registry;
   /**
-   * How long one consume may wait for Redis, and at start for the first connection (default 500 ms),
-   * before the in-memory fallback decides. Only applies to a client this limiter opens from `url`.
+   * How long one consume may wait for Redis (default 500 ms) before the in-memory fallback decides; for a
+   * client this limiter opens from `url`, also how long the first consumes wait for the first connection.
    */
   commandTimeoutMs?: number;
 };
@@ -73,6 +74,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         duration: rule.windowMs / 1_000,
       }),
   );
+  const within = deadline(timeoutMs);
   const fallback = createMemoryRateLimiter();
   const fallbacks = options.metrics === undefined ? undefined : fallbackCounter(options.metrics);
 
@@ -97,7 +99,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       const limiter = limiterFor(bucket, rule);
       await connection.firstConnection();
       try {
-        const decision = await consumeOne(limiter, key, rule.limit);
+        const decision = await within(consumeOne(limiter, key, rule.limit));
         noteSuccess();
         return decision;
       } catch (err) {
@@ -133,7 +135,6 @@ function borrowedConnection(client: RedisClientType): Connection {
 function openConnection(url: string, timeoutMs: number, log: Logger | undefined): Connection {
   const client: RedisClientType = createClient({
     url,
-    commandOptions: { timeout: timeoutMs },
     socket: {
       connectTimeout: Math.max(timeoutMs, 1_000),
       reconnectStrategy: (retries) => reconnectDelay(retries),
