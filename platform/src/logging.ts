@@ -9,23 +9,29 @@ export type Logger = pino.Logger;
  * @example const log = createLogger({ service: 'gateway' }).child({ component: 'relay' });
  */
 export function createLogger(options: { service: string; level?: string; pretty?: boolean }): Logger {
-  return pino({
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
-    base: { service: options.service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'headers.authorization',
-        'authorization',
-        'token',
-        'secret',
-        '*.token',
-        '*.secret',
-      ],
-      censor: '[redacted]',
+  // Asynchronous stdout: a busy process writes its lines in batches instead of one write() per line (an
+  // access log line per request cost the gateway ~5% of its CPU); pino flushes what is left on exit.
+  const destination = pino.destination({ dest: 1, sync: false });
+  return pino(
+    {
+      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      base: { service: options.service },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'headers.authorization',
+          'authorization',
+          'token',
+          'secret',
+          '*.token',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
     },
-  });
+    destination,
+  );
 }
 
 /** A logger that writes nothing; for tests that do not look at logs. */
