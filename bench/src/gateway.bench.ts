@@ -315,8 +315,8 @@ async function measurePaced(label: string, target: Target, seconds: number, rate
 // ---------------------------------------------------------------------------------------------------------
 // The bench
 
-function startGateway(servers: GatewayBenchServers, adminKey: string): Promise<Child> {
-  return startNode('gateway-bench', [...profileFlags(), '--import', 'tsx', 'services/gateway/src/main.ts'], {
+function startGateway(servers: GatewayBenchServers, adminKey: string, flags: string[] = []): Promise<Child> {
+  return startNode('gateway-bench', [...flags, '--import', 'tsx', 'services/gateway/src/main.ts'], {
     DATABASE_URL: servers.databaseUrl,
     KAFKA_BROKERS: servers.kafkaBrokers,
     REDIS_URL: servers.redisUrl,
@@ -357,7 +357,7 @@ const progress = (message: string) => process.stderr.write(`[bench] gateway: ${m
 export async function benchGateway(servers: GatewayBenchServers): Promise<BenchRow[]> {
   const adminKey = `bench-${randomBytes(16).toString('hex')}`;
   let started = Date.now();
-  const gateway = await startGateway(servers, adminKey);
+  let gateway = await startGateway(servers, adminKey);
   const bare = await startNode('bare-express', ['-e', BARE_SERVER], {}).catch(async (error: unknown) => {
     await gateway.stop();
     throw error;
@@ -367,6 +367,11 @@ export async function benchGateway(servers: GatewayBenchServers): Promise<BenchR
     started = Date.now();
     const fixture = await provision(adminClient(gateway.port, adminKey));
     progress(`${TOKENS} tokens issued in ${Date.now() - started} ms`);
+    if (profileFlags().length > 0) {
+      // The profile covers the load only, not the start-up and the token issuing.
+      await gateway.stop();
+      gateway = await startGateway(servers, adminKey, profileFlags());
+    }
     const tokenInfoPath = `/api/public/v1/${fixture.projectId}/token-info`;
     await checkTokenInfo(gateway.port, tokenInfoPath, fixture.tokens[0] ?? '');
 

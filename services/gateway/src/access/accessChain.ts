@@ -31,6 +31,27 @@ export interface AccessChainOptions {
   routeGuard?: RequestHandler;
 }
 
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The token cache's freshness check, started with the request so it travels with the IP draw. */
+    identityVersion?: Promise<string | null>;
+  }
+}
+
+/**
+ * Starts reading the identity version (one Redis GET, never rejects) before the per-IP draw, in the same
+ * turn of the event loop, so both leave in one write to Redis. Nothing is looked up with it until the IP
+ * draw has let the request through.
+ */
+function startIdentityVersionRead(directory: IdentityDirectory): RequestHandler {
+  return (req, res, next) => {
+    if (directory.identityVersion && req.headers.authorization !== undefined) {
+      res.locals.identityVersion = directory.identityVersion();
+    }
+    next();
+  };
+}
+
 /**
  * Builds the access chain as one router that calls next() for a request it lets through.
  *
@@ -46,6 +67,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
     .info({ ingestLimitPerMinute }, 'public API access chain ready');
   const router = Router();
   router.use(
+    startIdentityVersionRead(directory),
     limitByIp({ rateLimiter }),
     ...(options.routeGuard ? [options.routeGuard] : []),
     authenticate({ directory, kv, clock }),

@@ -53,7 +53,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export function authenticate(options: AuthenticateOptions): RequestHandler {
   return async (req, res, next) => {
-    const token = await liveToken(req.get('authorization'), options);
+    const token = await liveToken(req.get('authorization'), options, res.locals.identityVersion);
     const usage = recordUse(options.kv, token.id, options.clock.now(), res);
     res.locals.principal = { token, kind: token.kind, usage };
     next();
@@ -64,6 +64,7 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
 async function liveToken(
   header: string | undefined,
   { directory, clock }: AuthenticateOptions,
+  freshness: Promise<string | null> | undefined,
 ): Promise<TokenRecord> {
   if (header === undefined || header.trim() === '') {
     throw new UnauthorizedError('Missing Authorization header: send "Authorization: Bearer <token>"');
@@ -75,7 +76,7 @@ async function liveToken(
   const parsed = parseToken(bearer);
   if (parsed === null) throw new UnauthorizedError('Malformed token');
 
-  const record = await directory.findToken(parsed.tokenId);
+  const record = await directory.findToken(parsed.tokenId, freshness);
   // Unknown id, a prefix of the other kind and a wrong secret look alike to the caller.
   if (record === null || record.kind !== parsed.kind || !secretMatches(parsed.secret, record.secretHash)) {
     throw new UnauthorizedError('Invalid token');

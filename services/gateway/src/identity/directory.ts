@@ -34,7 +34,16 @@ export interface ProjectRecord {
 }
 
 export interface IdentityDirectory {
-  findToken(tokenId: string): Promise<TokenRecord | null>;
+  /**
+   * `freshness`: what `identityVersion()` answered for this request, when the caller started it earlier
+   * (so that its read leaves together with the request's first rate-limit draw).
+   */
+  findToken(tokenId: string, freshness?: Promise<string | null>): Promise<TokenRecord | null>;
+  /**
+   * Directories that cache tokens: the shared identity version their cache entries are checked against,
+   * or null when it cannot be read (then findToken asks the store). Never rejects.
+   */
+  identityVersion?(): Promise<string | null>;
   findProject(projectId: string): Promise<ProjectRecord | null>;
   /** The user's role in the organization, or null when not a member. */
   roleOf(userId: string, organizationId: string): Promise<Role | null>;

@@ -27,13 +27,17 @@ export function withTokenCache<D extends IdentityDirectory>(
 ): D {
   const max = options.max ?? 50_000;
   const tokens = new Map<string, { record: TokenRecord; version: string }>();
-  const findToken = async (tokenId: string): Promise<TokenRecord | null> => {
-    let version: string;
-    try {
-      version = (await kv.get(IDENTITY_VERSION_KEY)) ?? '0';
-    } catch {
-      return directory.findToken(tokenId);
-    }
+  const identityVersion = (): Promise<string | null> =>
+    kv.get(IDENTITY_VERSION_KEY).then(
+      (version) => version ?? '0',
+      () => null,
+    );
+  const findToken = async (
+    tokenId: string,
+    freshness: Promise<string | null> = identityVersion(),
+  ): Promise<TokenRecord | null> => {
+    const version = await freshness;
+    if (version === null) return directory.findToken(tokenId);
     const cached = tokens.get(tokenId);
     if (cached && cached.version === version) return cached.record;
     const record = await directory.findToken(tokenId);
@@ -46,5 +50,5 @@ export function withTokenCache<D extends IdentityDirectory>(
     }
     return record;
   };
-  return Object.assign(Object.create(directory) as D, { findToken });
+  return Object.assign(Object.create(directory) as D, { findToken, identityVersion });
 }
