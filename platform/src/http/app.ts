@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import type { Logger } from '../logging';
 import { errorMiddleware, notFoundFallback } from './errors';
@@ -17,6 +17,11 @@ export interface HttpAppOptions {
   service: string;
   /** Largest JSON body accepted (a number of bytes or a string such as '10mb'); larger gets 413. */
   bodyLimit?: string | number;
+  /**
+   * Which requests the app itself parses as JSON (default: all). A gateway that streams request bodies
+   * to the services it proxies leaves those unparsed, instead of parsing and serialising them again.
+   */
+  parsesJson?: (req: Request) => boolean;
   /** Named checks of the process's dependencies; /readyz answers 200 only when every one resolves. */
   readiness?: Record<string, ReadinessCheck>;
   /** Milliseconds one readiness check may take (default 2,000). */
@@ -57,9 +62,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       logger: options.logger,
     }),
   );
-  app.use(
-    express.json({ limit: options.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }),
-  );
+  const json = parseJsonBodies({ limit: options.bodyLimit ?? '1mb' });
+  const parsesJson = options.parsesJson;
+  app.use(parsesJson ? (req, res, next) => (parsesJson(req) ? json(req, res, next) : next()) : json);
 
   let finished = false;
   const finish = (target: Express = app) => {
@@ -69,6 +74,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     mountFallbacks(app, options.logger);
   };
   return { app, registry, finish };
+}
+
+/**
+ * The JSON body parser of every app (JSON and `+json` types); malformed bodies and bodies over `limit`
+ * reach the error middleware as 400 VALIDATION_ERROR and 413.
+ *
+ * @example router.use(parseJsonBodies({ limit: '10mb' }));
+ */
+export function parseJsonBodies({ limit }: { limit: string | number }): RequestHandler {
+  return express.json({ limit, type: ['application/json', 'application/*+json'] });
 }
 
 /**

@@ -91,6 +91,14 @@ function retiredContext(): Router {
   return router;
 }
 
+const GATEWAY_BODY_LIMIT = '10mb';
+
+/** Under an API prefix (Express matches mount paths case-insensitively, so this does too). */
+function isApiPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return API_PREFIXES.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
+}
+
 /**
  * The gateway: operational endpoints, docs, the admin API, and under both API prefixes the access chain
  * (per-IP limit, token, project scope and role, per-token limits) in front of every route.
@@ -103,7 +111,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
     service: 'gateway',
     readiness: options.readiness,
     // Result batches may be up to 10 MiB (API.md, ingest).
-    bodyLimit: '10mb',
+    bodyLimit: GATEWAY_BODY_LIMIT,
+    // API bodies go to the services as they came: parsed only where a service runs in this process
+    // (forwardTo), never parsed here and serialised again for one behind HTTP.
+    parsesJson: (req) => !isApiPath(req.path),
   });
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   const document = openApiDocument(options);
@@ -132,6 +143,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   for (const service of options.services) {
     const owned = compileRoutes(service.name, service.routes);
     const forward = forwardTo(service, {
+      bodyLimit: GATEWAY_BODY_LIMIT,
       internalSecret: options.internalSecret,
       clock: options.clock,
       logger: options.logger,

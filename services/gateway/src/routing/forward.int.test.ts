@@ -10,7 +10,7 @@ import {
   silentLogger,
   type RouteSpec,
 } from '@verdict/platform';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { CLUSTERS, INTERNAL_SECRET, provision, type GatewayCluster, type RunningGateway } from '../testing';
 import type { ServiceMount } from './forward';
 
@@ -127,6 +127,48 @@ describe.each([
     });
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { data: { body: unknown } }).data.body).toEqual({ hello: ['world', 1] });
+  });
+});
+
+describe('a service behind HTTP that records the bytes it receives', () => {
+  let cluster: GatewayCluster;
+  let gateway: RunningGateway;
+  let server: Server;
+  const received: { contentType: string | undefined; body: string }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          contentType: req.headers['content-type'],
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":null}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    cluster = await distributed[1]();
+    gateway = await cluster.replica([{ name: 'raw', routes: echoRoutes, target: { kind: 'http', url } }]);
+  });
+  afterAll(async () => {
+    await cluster.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('when a JSON body is posted, then it reaches the service byte for byte, neither parsed nor re-serialised', async () => {
+    const { projectId, token } = await provision(gateway.url, 'member');
+    const sent = '{"b": 1,   "a": [2, 3.50],\n "unicode": "\u00e9t\u00e9"}';
+    const answer = await fetch(`${gateway.url}/api/public/v1/${projectId}/echo`, {
+      method: 'POST',
+      headers: { ...bearer(token.token), 'content-type': 'application/json' },
+      body: sent,
+    });
+    expect(answer.status).toBe(200);
+    expect(received.at(-1)).toEqual({ contentType: 'application/json', body: sent });
   });
 });
 

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Clock, InternalIdentity, Logger, RouteSpec } from '@verdict/platform';
-import { INTERNAL_IDENTITY_HEADER, mintInternalToken, ServiceUnavailableError } from '@verdict/platform';
+import {
+  INTERNAL_IDENTITY_HEADER,
+  mintInternalToken,
+  parseJsonBodies,
+  ServiceUnavailableError,
+} from '@verdict/platform';
 
 /**
  * A service behind the gateway: its declared routes, and where it runs. Embedded, its router is mounted in
@@ -15,6 +20,8 @@ export interface ServiceMount {
 }
 
 export interface ForwardOptions {
+  /** Largest JSON body parsed for a service mounted in this process (one behind HTTP parses its own). */
+  bodyLimit?: string | number;
   internalSecret: string;
   clock: Clock;
   logger: Logger;
@@ -56,7 +63,7 @@ function proxy(url: string, options: ForwardOptions): RequestHandler {
     for (const [name, value] of Object.entries(req.headers)) {
       if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     }
-    // express.json() has already read a JSON body; other bodies (NDJSON, XML, multipart) still stream.
+    // A body that something before did read (the gateway streams API bodies unread) is sent again as JSON.
     const parsed = req.body !== undefined && req.readableEnded;
     const body = parsed ? Buffer.from(JSON.stringify(req.body)) : null;
     if (body) headers['content-length'] = String(body.length);
@@ -95,6 +102,13 @@ function proxy(url: string, options: ForwardOptions): RequestHandler {
   };
 }
 
+/** A service mounted in this process gets its JSON body parsed, as its own process would parse it. */
+function inProcess(router: Router, options: ForwardOptions): RequestHandler {
+  const json = parseJsonBodies({ limit: options.bodyLimit ?? '10mb' });
+  return (req, res, next) =>
+    json(req, res, (error?: unknown) => (error ? next(error) : router(req, res, next)));
+}
+
 /**
  * The handler that hands an authorized request to the service that owns it.
  *
@@ -104,7 +118,7 @@ export function forwardTo(mount: ServiceMount, options: ForwardOptions): Request
   const logger = options.logger.child({ component: 'forward', service: mount.name });
   const target =
     mount.target.kind === 'in-process'
-      ? mount.target.router
+      ? inProcess(mount.target.router, options)
       : proxy(mount.target.url, { ...options, logger });
   return (req, res, next) => {
     rewriteHeaders(req, identityHeader(res, options));
