@@ -20,6 +20,9 @@ export type Deadline = <T>(command: Promise<T>) => Promise<T>;
 export function deadline(ms: number, slotMs = 10): Deadline {
   if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`ms must be positive, got ${ms}`);
   const slots = new Map<number, Promise<never>>();
+  // One error for every timeout of this deadline: a slot fires every `slotMs` under load whether or not a
+  // command is still waiting on it, and a stack trace says nothing about which command was slow.
+  const timedOut = new RedisTimeoutError(ms);
   const slotFor = (): Promise<never> => {
     const now = Date.now();
     const due = Math.ceil((now + ms) / slotMs) * slotMs;
@@ -28,7 +31,7 @@ export function deadline(ms: number, slotMs = 10): Deadline {
       slot = new Promise<never>((_resolve, reject) => {
         setTimeout(() => {
           slots.delete(due);
-          reject(new RedisTimeoutError(ms));
+          reject(timedOut);
         }, due - now).unref();
       });
       // Nobody may be racing against it any more when it fires: that is not an unhandled rejection.
