@@ -220,6 +220,32 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     expect(rows).toEqual([{ attempts: 2, error_message: 'Error: retries broke', error_line: 12 }]);
   });
 
+  it('when a run gets its results over many batches whose retries change earlier outcomes, then its stats always equal a count of its tests', async () => {
+    const runId = await startedRun();
+    await project();
+    const statuses: ResultItem['status'][] = ['passed', 'failed', 'skipped', 'timedOut'];
+    for (let round = 0; round < 4; round += 1) {
+      // Each round retries every test once more; a test's fate changes from round to round.
+      const batch = Array.from({ length: 12 }, (_, test) =>
+        result(`test ${test}`, round, statuses[(test * 7 + round * 3) % statuses.length] ?? 'passed'),
+      );
+      await ingest.addResults(projectId, runId, batch.slice(0, 6));
+      await ingest.addResults(projectId, runId, batch.slice(6));
+      await project();
+      const { rows } = await db.query<Record<string, number>>(
+        `SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE outcome = 'passed')::int AS passed,
+           count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
+           count(*) FILTER (WHERE outcome = 'flaky')::int AS flaky,
+           count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped
+         FROM ${projectionName}.run_tests WHERE run_id = $1`,
+        [runId],
+      );
+      expect(await runRow(runId)).toMatchObject(rows[0] ?? {});
+    }
+    expect(await runRow(runId)).toMatchObject({ total: 12 });
+  });
+
   it('when results are projected before their run.created, then the run gets their stats once it arrives', async () => {
     const runId = await startedRun();
     await ingest.addResults(projectId, runId, [result('pays', 0, 'passed'), result('breaks', 0, 'failed')]);

@@ -139,7 +139,8 @@ interface Batch {
   results: { projectId: string; data: Of<'test.result-recorded'>['data'] }[];
   artifacts: { projectId: string; data: Of<'run.artifact-added'>['data'] }[];
   coverage: { projectId: string; data: Of<'run.coverage-added'>['data'] }[];
-  touchedRuns: Set<string>;
+  /** Runs that started or finished in the batch: their stats are recounted (results move them by deltas). */
+  recountedRuns: Set<string>;
 }
 
 function projectOf(event: StoredEvent): string {
@@ -149,7 +150,7 @@ function projectOf(event: StoredEvent): string {
 }
 
 function sortBatch(events: StoredEvent[]): Batch {
-  const batch: Batch = { lifecycle: [], results: [], artifacts: [], coverage: [], touchedRuns: new Set() };
+  const batch: Batch = { lifecycle: [], results: [], artifacts: [], coverage: [], recountedRuns: new Set() };
   for (const stored of events) {
     const event = parseTestResultsEvent(stored);
     switch (event.type) {
@@ -165,12 +166,12 @@ function sortBatch(events: StoredEvent[]): Batch {
       case 'run.created':
       case 'run.finished':
         batch.lifecycle.push({ ...event, projectId: stored.projectId });
+        batch.recountedRuns.add(event.data.runId);
         break;
       // Shards, ci-run claims and counters change nothing a read serves: run.finished closes the run.
       default:
         continue;
     }
-    batch.touchedRuns.add(event.data.runId);
   }
   return batch;
 }
@@ -211,7 +212,13 @@ async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Pr
 const jsonOrNull = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
-/** One multi-row upsert of the batch's results, then their test cases and run_tests rows. */
+/**
+ * The batch's results in three statements whatever its size: the rows themselves (parsed from one JSON
+ * document), their test cases (aggregated here, sent as compact arrays), and the run_tests rows of the
+ * tests they touched with the runs' stats moved by the difference. The rows' JSON is parsed by PostgreSQL
+ * once, not once per statement, and no statement reads a whole run: a batch costs the same at the 500th
+ * result of a run as at its 50,000th.
+ */
 async function applyResults(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
   if (results.length === 0) return;
   const rows = results.map(({ projectId, data: { runId, item } }) => ({
@@ -220,9 +227,6 @@ async function applyResults(tx: SqlExecutor, schema: string, results: Batch['res
     project: item.project ?? NO_PLATFORM,
     attempt: item.attempt,
     project_id: projectId,
-    file: item.file,
-    title_path: item.titlePath,
-    title: item.titlePath.at(-1) ?? '',
     status: item.status,
     expected_status: item.expectedStatus ?? null,
     duration_ms: item.durationMs,
@@ -236,7 +240,6 @@ async function applyResults(tx: SqlExecutor, schema: string, results: Batch['res
     tags: item.tags ?? [],
     location: item.location ?? null,
   }));
-  const json = JSON.stringify(rows);
   // The same result sent twice carries the same data (its event id is derived from its key): keep the first.
   await tx.query(
     `INSERT INTO ${schema}.results (run_id, test_case_id, project, attempt, project_id, status, expected_status,
@@ -249,32 +252,79 @@ async function applyResults(tx: SqlExecutor, schema: string, results: Batch['res
        error jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb, annotations jsonb, tags jsonb,
        location jsonb)
      ON CONFLICT (run_id, test_case_id, project, attempt) DO NOTHING`,
-    [json],
+    [JSON.stringify(rows)],
   );
-  await upsertTestCases(tx, schema, json);
-  await recomputeRunTests(tx, schema, json);
+  await upsertTestCases(tx, schema, results);
+  await recomputeRunTests(tx, schema, results);
+}
+
+interface SeenTestCase {
+  projectId: string;
+  id: string;
+  file: string;
+  titlePath: string[];
+  platforms: Set<string>;
+  tags: Set<string>;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+/** The batch's test cases, one entry each: platforms and tags united, first and last seen widened. */
+function testCasesOf(results: Batch['results']): SeenTestCase[] {
+  const seen = new Map<string, SeenTestCase>();
+  for (const { projectId, data } of results) {
+    const { item } = data;
+    const id = testCaseIdOf(item);
+    const key = `${projectId}\u0000${id}`;
+    const at = new Date(item.startedAt).toISOString();
+    let entry = seen.get(key);
+    if (entry === undefined) {
+      entry = {
+        projectId,
+        id,
+        file: item.file,
+        titlePath: item.titlePath,
+        platforms: new Set(),
+        tags: new Set(),
+        firstSeenAt: at,
+        lastSeenAt: at,
+      };
+      seen.set(key, entry);
+    }
+    if (item.project) entry.platforms.add(item.project);
+    for (const tag of item.tags ?? []) entry.tags.add(tag);
+    if (at < entry.firstSeenAt) entry.firstSeenAt = at;
+    if (at > entry.lastSeenAt) entry.lastSeenAt = at;
+  }
+  return [...seen.values()];
 }
 
 /** Test cases seen in the batch: platforms and tags grow, first/last seen widen; never shrink. */
-async function upsertTestCases(tx: SqlExecutor, schema: string, json: string): Promise<void> {
+async function upsertTestCases(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
+  const cases = testCasesOf(results);
+  const sorted = (values: Set<string>) => [...values].sort();
   await tx.query(
     `INSERT INTO ${schema}.test_cases (project_id, id, file, title_path, title, platforms, tags, first_seen_at, last_seen_at)
-     SELECT project_id, test_case_id, min(file),
-       ARRAY(SELECT jsonb_array_elements_text(min(title_path::text)::jsonb)),
-       min(title),
-       ARRAY(SELECT DISTINCT p FROM unnest(array_agg(project)) AS p WHERE p <> '' ORDER BY 1),
-       ARRAY(SELECT DISTINCT t FROM jsonb_array_elements(jsonb_agg(tags)) AS j(x),
-             jsonb_array_elements_text(j.x) AS t ORDER BY 1),
-       min(started_at), max(started_at)
-     FROM jsonb_to_recordset($1::jsonb) AS r(project_id text, test_case_id text, file text, title_path jsonb,
-       title text, project text, tags jsonb, started_at timestamptz)
-     GROUP BY project_id, test_case_id
+     SELECT c.project_id, c.id, c.file, ARRAY(SELECT jsonb_array_elements_text(c.title_path)),
+       c.title_path->>-1, ARRAY(SELECT jsonb_array_elements_text(c.platforms)),
+       ARRAY(SELECT jsonb_array_elements_text(c.tags)), c.first_seen_at, c.last_seen_at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::jsonb[], $7::timestamptz[],
+       $8::timestamptz[]) AS c(project_id, id, file, title_path, platforms, tags, first_seen_at, last_seen_at)
      ON CONFLICT (project_id, id) DO UPDATE SET
        platforms = ARRAY(SELECT DISTINCT p FROM unnest(test_cases.platforms || EXCLUDED.platforms) AS p ORDER BY 1),
        tags = ARRAY(SELECT DISTINCT t FROM unnest(test_cases.tags || EXCLUDED.tags) AS t ORDER BY 1),
        first_seen_at = LEAST(test_cases.first_seen_at, EXCLUDED.first_seen_at),
        last_seen_at = GREATEST(test_cases.last_seen_at, EXCLUDED.last_seen_at)`,
-    [json],
+    [
+      cases.map((c) => c.projectId),
+      cases.map((c) => c.id),
+      cases.map((c) => c.file),
+      cases.map((c) => JSON.stringify(c.titlePath)),
+      cases.map((c) => JSON.stringify(sorted(c.platforms))),
+      cases.map((c) => JSON.stringify(sorted(c.tags))),
+      cases.map((c) => c.firstSeenAt),
+      cases.map((c) => c.lastSeenAt),
+    ],
   );
 }
 
@@ -290,30 +340,76 @@ const OUTCOME_OF_ATTEMPTS = `CASE
     WHEN bool_or(status <> 'skipped') THEN 'failed'
     ELSE 'skipped' END`;
 
-/** Rebuilds the run_tests rows of the tests the batch touched from all their stored attempts. */
-async function recomputeRunTests(tx: SqlExecutor, schema: string, json: string): Promise<void> {
+const OUTCOMES = ['passed', 'failed', 'flaky', 'skipped'] as const;
+
+/**
+ * Rebuilds the run_tests rows of the tests the batch touched from all their stored attempts, and moves
+ * each run's stats by the difference between those rows' outcomes before and after. The batch holds its
+ * runs' locks (lockRuns): a concurrent batch of the same run has committed before this statement takes its
+ * snapshot, so "before" is exact.
+ */
+async function recomputeRunTests(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
+  const touched = new Map<string, { runId: string; testCaseId: string; project: string; file: string }>();
+  for (const { data } of results) {
+    const testCaseId = testCaseIdOf(data.item);
+    const project = data.item.project ?? NO_PLATFORM;
+    touched.set(`${data.runId}\u0000${testCaseId}\u0000${project}`, {
+      runId: data.runId,
+      testCaseId,
+      project,
+      file: data.item.file,
+    });
+  }
+  const keys = [...touched.values()];
+  const counts = OUTCOMES.map((outcome) => `sum(sign) FILTER (WHERE outcome = '${outcome}') AS ${outcome}`);
   await tx.query(
     `WITH touched AS (
-       SELECT DISTINCT run_id, test_case_id, project, file
-       FROM jsonb_to_recordset($1::jsonb) AS r(run_id text, test_case_id text, project text, file text)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(run_id, test_case_id, project, file)
+     ),
+     before AS (
+       SELECT rt.run_id, rt.outcome FROM ${schema}.run_tests rt JOIN touched t USING (run_id, test_case_id, project)
+     ),
+     after AS (
+       INSERT INTO ${schema}.run_tests (run_id, test_case_id, project, project_id, file, outcome, attempts,
+         duration_ms, started_at, error_message, error_file, error_line)
+       SELECT r.run_id, r.test_case_id, r.project, min(r.project_id), min(t.file), ${OUTCOME_OF_ATTEMPTS},
+         count(*)::int, sum(r.duration_ms), min(r.started_at),
+         (array_agg(r.error->>'message' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
+         (array_agg(r.error->'location'->>'file' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
+         (array_agg((r.error->'location'->>'line')::int ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1]
+       FROM ${schema}.results r
+       JOIN touched t USING (run_id, test_case_id, project)
+       GROUP BY r.run_id, r.test_case_id, r.project
+       ON CONFLICT (run_id, test_case_id, project) DO UPDATE SET
+         outcome = EXCLUDED.outcome, attempts = EXCLUDED.attempts, duration_ms = EXCLUDED.duration_ms,
+         started_at = EXCLUDED.started_at, error_message = EXCLUDED.error_message,
+         error_file = EXCLUDED.error_file, error_line = EXCLUDED.error_line
+       RETURNING run_id, outcome
+     ),
+     delta AS (
+       SELECT run_id, sum(sign) AS total, ${counts.join(', ')}
+       FROM (SELECT run_id, outcome, 1 AS sign FROM after UNION ALL SELECT run_id, outcome, -1 FROM before) AS moves
+       GROUP BY run_id
      )
-     INSERT INTO ${schema}.run_tests (run_id, test_case_id, project, project_id, file, outcome, attempts,
-       duration_ms, started_at, error_message, error_file, error_line)
-     SELECT r.run_id, r.test_case_id, r.project, min(r.project_id), min(t.file), ${OUTCOME_OF_ATTEMPTS},
-       count(*)::int, sum(r.duration_ms), min(r.started_at),
-       (array_agg(r.error->>'message' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
-       (array_agg(r.error->'location'->>'file' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
-       (array_agg((r.error->'location'->>'line')::int ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1]
-     FROM ${schema}.results r
-     JOIN touched t USING (run_id, test_case_id, project)
-     GROUP BY r.run_id, r.test_case_id, r.project
-     ON CONFLICT (run_id, test_case_id, project) DO UPDATE SET
-       outcome = EXCLUDED.outcome, attempts = EXCLUDED.attempts, duration_ms = EXCLUDED.duration_ms,
-       started_at = EXCLUDED.started_at, error_message = EXCLUDED.error_message,
-       error_file = EXCLUDED.error_file, error_line = EXCLUDED.error_line`,
-    [json],
+     UPDATE ${schema}.runs AS run SET
+       total = run.total + d.total,
+       ${OUTCOMES.map((o) => `${o} = run.${o} + coalesce(d.${o}, 0)`).join(',\n       ')},
+       outcome = ${RUN_OUTCOME('run.failed + coalesce(d.failed, 0)')}
+     FROM delta d
+     WHERE run.id = d.run_id`,
+    [
+      keys.map((k) => k.runId),
+      keys.map((k) => k.testCaseId),
+      keys.map((k) => k.project),
+      keys.map((k) => k.file),
+    ],
   );
 }
+
+/** A finished run failed when a test failed or its runner reported anything but passed; running: null. */
+const RUN_OUTCOME = (failed: string) => `CASE WHEN run.status <> 'finished' THEN NULL
+                      WHEN ${failed} > 0 OR coalesce(run.reported_status, 'passed') <> 'passed' THEN 'failed'
+                      ELSE 'passed' END`;
 
 async function applyArtifacts(tx: SqlExecutor, schema: string, artifacts: Batch['artifacts']): Promise<void> {
   if (artifacts.length === 0) return;
@@ -346,21 +442,28 @@ async function applyCoverage(tx: SqlExecutor, schema: string, coverage: Batch['c
 }
 
 /**
- * Recounts the stats of the runs the batch touched from their run_tests rows, and judges finished runs:
- * failed when a test failed or the runner reported anything but passed, else passed. A count over one
- * run's tests per batch keeps the stats exact whatever order or repetition the events came in.
+ * Locks the rows of the runs a batch touches, in id order so two batches never wait on each other: a
+ * concurrent batch of the same run commits first, and every statement after this one sees its rows.
+ */
+async function lockRuns(tx: SqlExecutor, schema: string, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  await tx.query(`SELECT id FROM ${schema}.runs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [
+    [...runIds].sort(),
+  ]);
+}
+
+/**
+ * Recounts the stats of runs that started or finished in the batch from their run_tests rows, and judges
+ * finished runs: failed when a test failed or the runner reported anything but passed, else passed. Once
+ * per run start and finish, whatever order or repetition the events came in; results in between move the
+ * stats by deltas.
  */
 async function recomputeRunStats(tx: SqlExecutor, schema: string, runIds: readonly string[]): Promise<void> {
   if (runIds.length === 0) return;
-  // Waits for a concurrent batch of the same run to commit, so the count below (a new snapshot) sees its
-  // run_tests rows; ordered by id so two batches never wait on each other.
-  await tx.query(`SELECT id FROM ${schema}.runs WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`, [runIds]);
   await tx.query(
     `UPDATE ${schema}.runs AS run SET
        total = s.total, passed = s.passed, failed = s.failed, flaky = s.flaky, skipped = s.skipped,
-       outcome = CASE WHEN run.status <> 'finished' THEN NULL
-                      WHEN s.failed > 0 OR coalesce(run.reported_status, 'passed') <> 'passed' THEN 'failed'
-                      ELSE 'passed' END
+       outcome = ${RUN_OUTCOME('s.failed')}
      FROM (
        SELECT ids.id,
          count(t.outcome)::int AS total,
@@ -391,11 +494,13 @@ export function runsProjection(name: string = RUNS_READ_MODEL): Projection {
     },
     async apply(tx, events, schema) {
       const batch = sortBatch(events);
+      const runIds = new Set([...batch.recountedRuns, ...batch.results.map(({ data }) => data.runId)]);
+      await lockRuns(tx, schema, [...runIds]);
       for (const event of batch.lifecycle) await applyLifecycle(tx, schema, event);
       await applyResults(tx, schema, batch.results);
       await applyArtifacts(tx, schema, batch.artifacts);
       await applyCoverage(tx, schema, batch.coverage);
-      await recomputeRunStats(tx, schema, [...batch.touchedRuns]);
+      await recomputeRunStats(tx, schema, [...batch.recountedRuns]);
     },
   };
 }
