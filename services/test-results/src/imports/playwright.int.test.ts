@@ -1,9 +1,24 @@
 import { ResultItem, resultKey } from '@verdict/contracts';
-import { ValidationError } from '@verdict/platform';
+import {
+  createFilesystemBlobStore,
+  createHttpApp,
+  createInProcessBus,
+  createMemoryCheckpointStore,
+  INTERNAL_IDENTITY_HEADER,
+  listen,
+  mintInternalToken,
+  newSecret,
+  silentLogger,
+  systemClock,
+  ValidationError,
+} from '@verdict/platform';
+import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createTestResultsModule, type TestResultsModule } from '../module';
 import { parseJUnitXml } from './junit';
 import type { PlaywrightImport } from './playwright';
 import { parsePlaywrightReport } from './playwright';
@@ -296,5 +311,95 @@ describe("Playwright's JUnit reports of the same run", () => {
       [1, 'passed', ['attempt 1\n']],
     ]);
     expect(flaky[0]?.error?.message).toBe('fails on the first try only');
+  });
+});
+
+describe('the real report through the import route', () => {
+  const secret = newSecret(32);
+  let module: TestResultsModule;
+  let server: Server;
+  let base: string;
+  let blobDir: string;
+  const bus = createInProcessBus();
+
+  beforeAll(async () => {
+    blobDir = mkdtempSync(path.join(os.tmpdir(), 'verdict-blobs-'));
+    module = createTestResultsModule(
+      {
+        db: await createPGliteDatabase(),
+        bus,
+        blobs: createFilesystemBlobStore({ root: blobDir }),
+        checkpoints: createMemoryCheckpointStore(),
+        clock: systemClock,
+        logger: silentLogger(),
+      },
+      {
+        internalSecret: secret,
+        artifactMaxBytes: 1024,
+        publicUrl: 'http://localhost',
+        urlSigningSecret: newSecret(32),
+      },
+    );
+    await module.start();
+    const { app, finish } = createHttpApp({
+      logger: silentLogger(),
+      service: 'test-results',
+      bodyLimit: '10mb',
+    });
+    app.use(module.router);
+    finish(app);
+    server = await listen(app, { host: '127.0.0.1', port: 0 });
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await module.stop();
+    await bus.close();
+    rmSync(blobDir, { recursive: true, force: true });
+  });
+
+  const identity = () =>
+    mintInternalToken(
+      {
+        organizationId: 'o',
+        projectId: 'p1',
+        userId: 'u',
+        role: 'member',
+        scopes: ['public-api'],
+        tokenId: 't',
+      },
+      { secret },
+    );
+
+  test('when Playwright’s JSON report is posted, then 201 with a finished run whose detail counts every test once with its outcome', async () => {
+    const answer = await fetch(`${base}/p1/imports/playwright?branch=main&environment=ci`, {
+      method: 'POST',
+      headers: { [INTERNAL_IDENTITY_HEADER]: identity(), 'content-type': 'application/json' },
+      body: JSON.stringify(rawReport),
+    });
+    expect(answer.status).toBe(201);
+    const run = ((await answer.json()) as { data: { id: string; status: string; branch: string } }).data;
+    expect(run).toMatchObject({ status: 'finished', branch: 'main' });
+
+    const tests = new Set(
+      imported.results.map((item) => `${item.project} ${item.file} ${item.titlePath.join('>')}`),
+    );
+    let detail:
+      { stats: Record<string, number>; status: string; framework: { name: string } | null } | undefined;
+    for (let tries = 0; tries < 200 && detail?.stats.total !== tests.size; tries += 1) {
+      const read = await fetch(`${base}/p1/test-runs/${run.id}`, {
+        headers: { [INTERNAL_IDENTITY_HEADER]: identity() },
+      });
+      if (read.status === 200) detail = ((await read.json()) as { data: NonNullable<typeof detail> }).data;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(detail?.stats.total).toBe(tests.size);
+    expect(detail?.status).toBe('finished');
+    expect(detail?.framework?.name).toBe('playwright');
+    // The suite has a test that passes on retry, one that always fails, one skipped, one timing out.
+    expect(detail?.stats.flaky).toBe(2);
+    expect(detail?.stats.failed).toBeGreaterThanOrEqual(2);
+    expect(detail?.stats.skipped).toBeGreaterThanOrEqual(2);
   });
 });
