@@ -1,0 +1,435 @@
+import { z } from 'zod';
+import { Pagination, successEnvelope } from './envelope';
+import { Outcome } from './testResults';
+
+/**
+ * Analytics (spec §2, §4.6–§4.8, §4.10, §8 and API.md): the query parameters and answers of the test case
+ * explorer, the analytics summary, usage, the dashboard, the filters, execution performance and PDF
+ * reports. Query values arrive as strings, hence the coercions; list values are comma-separated.
+ */
+
+const MAX_TEXT = 500;
+
+export const AnalyticsPath = z.object({ projectId: z.string().min(1) });
+
+/** Spec §4.10: the ranges `dateRange` may name. */
+export const AnalyticsDateRange = z.enum(['7d', '14d', '30d', '60d', '90d']);
+export type AnalyticsDateRange = z.infer<typeof AnalyticsDateRange>;
+
+/** The number of days a `dateRange` covers. */
+export const daysOfRange = (range: AnalyticsDateRange): number => Number(range.slice(0, -1));
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 date (`2026-03-01`), or a date-time, which counts for its day. */
+export const AnalyticsIsoDate = z
+  .string()
+  .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), {
+    error: 'must be an ISO 8601 date such as 2026-03-01',
+  });
+
+/** `days` on the explorer and the analytics summary (spec §8): 1 to 365, default 30. */
+const AnalyticsDays = z.coerce.number().int().min(1).max(365).default(30);
+const page = z.coerce.number().int().min(1).default(1);
+const Text = z.string().min(1).max(MAX_TEXT);
+
+/** Splits a comma-separated value; an empty entry is a mistake worth naming. */
+function commaList(what: string, max = 100) {
+  return z.string().transform((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.some((entry) => entry === '')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a comma-separated list of ${what} without empty entries`,
+      });
+      return z.NEVER;
+    }
+    if (entries.length > max) {
+      ctx.addIssue({ code: 'custom', message: `must list at most ${max} ${what}` });
+      return z.NEVER;
+    }
+    return [...new Set(entries)];
+  });
+}
+
+/** Requires the two ends of a date pair together and in order; `names` are the parameter names. */
+function datePair(
+  query: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  [from, to]: readonly [string, string],
+): void {
+  const start = query[from];
+  const end = query[to];
+  if (start !== undefined && end === undefined) {
+    ctx.addIssue({ code: 'custom', path: [to], message: `is required with ${from}` });
+  }
+  if (end !== undefined && start === undefined) {
+    ctx.addIssue({ code: 'custom', path: [from], message: `is required with ${to}` });
+  }
+  if (typeof start === 'string' && typeof end === 'string' && Date.parse(end) < Date.parse(start)) {
+    ctx.addIssue({ code: 'custom', path: [to], message: `must not be before ${from}` });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Test case explorer (spec §4.6)
+
+export const ExplorerSort = z.enum(['lastExecution', 'failRate', 'avgDuration', 'flakyRate']);
+export type ExplorerSort = z.infer<typeof ExplorerSort>;
+export const ExplorerOrder = z.enum(['asc', 'desc']);
+export type ExplorerOrder = z.infer<typeof ExplorerOrder>;
+
+export const ExplorerQuery = z
+  .object({
+    page,
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    status: Outcome.optional().describe(
+      "The test case's aggregated status: the outcome of its latest execution in the window",
+    ),
+    specFilePath: Text.optional().describe('Exact spec file path'),
+    platform: Text.optional().describe(
+      'A platform (Playwright project, e.g. chromium): executions on it only',
+    ),
+    environment: Text.optional().describe('Executions in this environment only (see the filters endpoint)'),
+    tags: commaList('tags').optional().describe('Comma-separated; test cases having any of the tags'),
+    days: AnalyticsDays.describe('1 to 365, default 30: the lookback window of the metrics'),
+    dateRange: AnalyticsDateRange.optional().describe(
+      'Instead of days: 7d, 14d, 30d, 60d or 90d (wins over days)',
+    ),
+    fromDate: AnalyticsIsoDate.optional().describe(
+      'Instead of days: ISO 8601 date, sent together with toDate',
+    ),
+    toDate: AnalyticsIsoDate.optional().describe(
+      'Instead of days: ISO 8601 date (inclusive), sent with fromDate',
+    ),
+    search: Text.optional().describe('Case-insensitive substring of the full title or the spec file path'),
+    sortBy: ExplorerSort.default('lastExecution'),
+    order: ExplorerOrder.default('desc'),
+    sortBy2: ExplorerSort.optional().describe('Tie-breaker sort'),
+    order2: ExplorerOrder.default('desc').describe('Order of sortBy2'),
+    testRunId: Text.optional().describe('Executions of this run only'),
+    testRunIds: commaList('run ids').optional().describe('Comma-separated: executions of these runs only'),
+  })
+  .superRefine((query, ctx) => datePair(query, ctx, ['fromDate', 'toDate']));
+export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
+
+export const ExplorerLastRun = z.object({
+  duration: z.number(),
+  timestamp: z.string(),
+  testRunId: z.string(),
+  counter: z.number().int(),
+  branch: z.string(),
+  environment: z.string(),
+});
+
+export const ExplorerTestCase = z.object({
+  testCaseId: z.string(),
+  fullTitle: z.string(),
+  title: z.string(),
+  specName: z.string(),
+  executions: z.number().int(),
+  platforms: z.array(z.string()),
+  failureRate: z.number(),
+  flakyRate: z.number(),
+  avgDuration: z.number(),
+  tags: z.array(z.string()),
+  status: Outcome,
+  lastRun: ExplorerLastRun,
+});
+export type ExplorerTestCase = z.infer<typeof ExplorerTestCase>;
+
+export const ExplorerAppliedFilters = z.object({
+  status: z.string().nullable(),
+  specFilePath: z.string().nullable(),
+  platform: z.string().nullable(),
+  environment: z.string().nullable(),
+  tags: z.array(z.string()),
+  days: z.number().int(),
+  dateRange: z.string().nullable(),
+  fromDate: z.string().nullable(),
+  toDate: z.string().nullable(),
+  search: z.string().nullable(),
+  sortBy: z.string(),
+  sortBy2: z.string().nullable(),
+  order: z.string(),
+  order2: z.string().nullable(),
+  testRunId: z.string().nullable(),
+  testRunIds: z.array(z.string()),
+});
+export type ExplorerAppliedFilters = z.infer<typeof ExplorerAppliedFilters>;
+
+export const ExplorerData = z.object({
+  testCases: z.array(ExplorerTestCase),
+  pagination: Pagination,
+  appliedFilters: ExplorerAppliedFilters,
+});
+export type ExplorerData = z.infer<typeof ExplorerData>;
+export const ExplorerResponse = successEnvelope(ExplorerData);
+
+// ---------------------------------------------------------------------------------------------------------
+// Analytics summary (spec §4.7)
+
+/**
+ * `startDate`/`endDate` are read (and checked) only without `dateRange` (spec: "ignored when dateRange is
+ * present"); `environmentBranches` needs the `environment` it is within.
+ */
+export const SummaryQuery = z
+  .object({
+    dateRange: AnalyticsDateRange.optional().describe(
+      '7d, 14d, 30d, 60d or 90d; wins over startDate/endDate',
+    ),
+    startDate: z.string().optional().describe('ISO 8601 date, sent with endDate; ignored with dateRange'),
+    endDate: z.string().optional().describe('ISO 8601 date (inclusive), sent with startDate'),
+    environment: Text.optional(),
+    environmentBranches: commaList('branches')
+      .optional()
+      .describe('Comma-separated branches within the chosen environment (requires environment)'),
+    days: AnalyticsDays.describe(
+      '1 to 365, default 30: lookback of flaky detection, independent of the date range',
+    ),
+  })
+  .superRefine((query, ctx) => {
+    if (query.environmentBranches !== undefined && query.environment === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['environmentBranches'], message: 'requires environment' });
+    }
+    if (query.dateRange !== undefined) return;
+    for (const name of ['startDate', 'endDate'] as const) {
+      const value = query[name];
+      if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'must be an ISO 8601 date such as 2026-03-01',
+        });
+        return;
+      }
+    }
+    datePair(query, ctx, ['startDate', 'endDate']);
+  });
+export type SummaryQuery = z.infer<typeof SummaryQuery>;
+
+export const SummaryUniqueTest = z.object({
+  title: z.string(),
+  fileName: z.string(),
+  filePath: z.string(),
+  failedInDays: z.number().int(),
+  dates: z.array(z.string()),
+});
+export type SummaryUniqueTest = z.infer<typeof SummaryUniqueTest>;
+
+export const AnalyticsSummary = z.object({
+  metrics: z.object({
+    totalRuns: z.number(),
+    totalTestCases: z.number(),
+    avgRunsPerDay: z.number(),
+    failedRuns: z.number(),
+    passedRuns: z.number(),
+    flaky: z.object({ totalFlakyTestCases: z.number(), flakinessPercentage: z.number() }),
+    newFailures: z.object({ totalNewFailures: z.number(), newFailuresPercentage: z.number() }),
+    avgExecutionTime: z.number(),
+    durationThresholds: z.object({ fast: z.number(), medium: z.number(), slow: z.number() }),
+  }),
+  uniqueFlakyTests: z.array(SummaryUniqueTest),
+  uniqueNewFailures: z.array(SummaryUniqueTest),
+  range: z.object({
+    from: z.string(),
+    to: z.string(),
+    days: z.number().int(),
+    flakyLookbackDays: z.number(),
+  }),
+});
+export type AnalyticsSummary = z.infer<typeof AnalyticsSummary>;
+export const AnalyticsSummaryResponse = successEnvelope(AnalyticsSummary);
+
+// ---------------------------------------------------------------------------------------------------------
+// Usage (spec §2, §4.8)
+
+/** A query that must be empty: "no parameters" endpoints reject any, naming it. */
+export const AnalyticsNoQuery = z.strictObject({});
+
+export const ProjectUsage = z.object({
+  id: z.string(),
+  name: z.string(),
+  allocated: z.number().int(),
+  used: z.number().int(),
+  remaining: z.number().int(),
+});
+/** The older shape of a `projectUsage` entry, which readers may still hold: only id, name and used. */
+export const LegacyProjectUsage = z.object({ id: z.string(), name: z.string(), used: z.number().int() });
+export const AnyProjectUsage = z.union([ProjectUsage, LegacyProjectUsage]);
+
+export const Usage = z.object({
+  planName: z.string(),
+  orgName: z.string(),
+  projects: z.array(z.object({ id: z.string(), name: z.string() })),
+  orgLimit: z.number().int(),
+  orgUsed: z.number().int(),
+  orgRemaining: z.number().int(),
+  projectAllocated: z.number().int(),
+  projectUsed: z.number().int(),
+  projectRemaining: z.number().int(),
+  unallocatedPool: z.number().int(),
+  projectUsage: z.array(AnyProjectUsage),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  resetDate: z.string(),
+});
+export type Usage = z.infer<typeof Usage>;
+export const UsageResponse = successEnvelope(Usage);
+
+// ---------------------------------------------------------------------------------------------------------
+// Dashboard and filters (API.md; no query parameters)
+
+export const AnalyticsRunBrief = z.object({
+  id: z.string(),
+  counter: z.number().int(),
+  title: z.string().nullable(),
+  branch: z.string().nullable(),
+  environment: z.string().nullable(),
+  status: z.enum(['running', 'finished']),
+  outcome: z.enum(['passed', 'failed']).nullable(),
+  startedAt: z.string(),
+  durationMs: z.number().nullable(),
+  stats: z.object({
+    total: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    flaky: z.number().int(),
+    skipped: z.number().int(),
+  }),
+});
+export type AnalyticsRunBrief = z.infer<typeof AnalyticsRunBrief>;
+
+export const PassRateTrendPoint = z.object({
+  date: z.string(),
+  runs: z.number().int(),
+  executions: z.number().int(),
+  passRate: z.number(),
+  flakyRate: z.number(),
+});
+export type PassRateTrendPoint = z.infer<typeof PassRateTrendPoint>;
+
+export const RankedTestCase = z.object({
+  testCaseId: z.string(),
+  title: z.string(),
+  filePath: z.string(),
+  executions: z.number().int(),
+  count: z.number().int(),
+  rate: z.number(),
+});
+export type RankedTestCase = z.infer<typeof RankedTestCase>;
+
+export const Dashboard = z.object({
+  totals: z.object({ runs: z.number().int(), testCases: z.number().int(), executions: z.number().int() }),
+  last30Days: z.object({
+    runs: z.number().int(),
+    passedRuns: z.number().int(),
+    failedRuns: z.number().int(),
+    passRate: z.number(),
+    flakyRate: z.number(),
+    avgRunDurationMs: z.number(),
+  }),
+  passRateTrend: z.array(PassRateTrendPoint),
+  recentRuns: z.array(AnalyticsRunBrief),
+  topFlakyTests: z.array(RankedTestCase),
+  topFailingTests: z.array(RankedTestCase),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+export const DashboardResponse = successEnvelope(Dashboard);
+
+export const ProjectFilters = z.object({
+  branches: z.array(z.string()),
+  environments: z.array(z.string()),
+  environmentBranches: z.record(z.string(), z.array(z.string())),
+  platforms: z.array(z.string()),
+  tags: z.array(z.string()),
+  specFiles: z.array(z.string()),
+  statuses: z.array(Outcome),
+});
+export type ProjectFilters = z.infer<typeof ProjectFilters>;
+export const FiltersResponse = successEnvelope(ProjectFilters);
+
+// ---------------------------------------------------------------------------------------------------------
+// Execution performance (API.md; date filters of spec §4.10)
+
+export const ExecutionPerformanceQuery = z
+  .object({
+    dateRange: AnalyticsDateRange.optional().describe(
+      '7d, 14d, 30d, 60d or 90d (default 30d); wins over startDate',
+    ),
+    startDate: z.string().optional().describe('ISO 8601 date, sent with endDate; ignored with dateRange'),
+    endDate: z.string().optional().describe('ISO 8601 date (inclusive), sent with startDate'),
+    environment: Text.optional(),
+    branch: Text.optional(),
+    platform: Text.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(10).describe('Entries of the slowest lists'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.dateRange !== undefined) return;
+    for (const name of ['startDate', 'endDate'] as const) {
+      const value = query[name];
+      if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'must be an ISO 8601 date such as 2026-03-01',
+        });
+        return;
+      }
+    }
+    datePair(query, ctx, ['startDate', 'endDate']);
+  });
+export type ExecutionPerformanceQuery = z.infer<typeof ExecutionPerformanceQuery>;
+
+export const ExecutionPerformance = z.object({
+  range: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+  durationTrend: z.array(
+    z.object({
+      date: z.string(),
+      runs: z.number().int(),
+      avgRunDurationMs: z.number(),
+      executions: z.number().int(),
+      avgTestDurationMs: z.number(),
+    }),
+  ),
+  slowestSpecs: z.array(
+    z.object({
+      filePath: z.string(),
+      fileName: z.string(),
+      executions: z.number().int(),
+      avgDurationMs: z.number(),
+      totalDurationMs: z.number(),
+    }),
+  ),
+  slowestTests: z.array(
+    z.object({
+      testCaseId: z.string(),
+      title: z.string(),
+      fullTitle: z.string(),
+      filePath: z.string(),
+      executions: z.number().int(),
+      avgDurationMs: z.number(),
+      maxDurationMs: z.number(),
+    }),
+  ),
+  platforms: z.array(
+    z.object({ platform: z.string(), executions: z.number().int(), avgDurationMs: z.number() }),
+  ),
+});
+export type ExecutionPerformance = z.infer<typeof ExecutionPerformance>;
+export const ExecutionPerformanceResponse = successEnvelope(ExecutionPerformance);
+
+// ---------------------------------------------------------------------------------------------------------
+// PDF reports (API.md)
+
+export const ReportRequest = z
+  .strictObject({
+    runId: z.string().min(1).max(200).optional(),
+    dateRange: AnalyticsDateRange.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.runId === undefined) === (body.dateRange === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['runId'], message: 'send exactly one of runId or dateRange' });
+    }
+  });
+export type ReportRequest = z.infer<typeof ReportRequest>;

@@ -1,0 +1,596 @@
+import type { Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FREE_PLAN } from '@verdict/contracts';
+import {
+  createHttpApp,
+  createInProcessBus,
+  INTERNAL_IDENTITY_HEADER,
+  listen,
+  ManualClock,
+  mintInternalToken,
+  newSecret,
+  silentLogger,
+  type SqlDatabase,
+  type StoredEvent,
+} from '@verdict/platform';
+import { uniqueName } from '@verdict/platform/testing';
+import { organizationEvents, result, runEvents, type FixtureRun } from './fixtures';
+import { createAnalyticsModule, type AnalyticsModule } from './module';
+import { analyticsProjection } from './projections/analyticsReadModel';
+import { testDatabases } from './testing';
+
+// A hand-computed fixture: three runs of project P (staging, main) over test cases A, B, C on chromium.
+//   run 1, 2026-03-08 10:00, commit c1: A passed 100 ms, B passed 1000, C failed 50       → failed run
+//   run 2, 2026-03-09 10:00, commit c2: A failed 200 then passed 300 (flaky), B failed 1200, C failed 60
+//   run 3, 2026-03-09 12:00, commit c2: A passed 100, B passed 800, C skipped 70         → passed run
+// Flaky: A (retry), B (failed and passed on commit c2). New failures: C in run 1 (never ran before), B in
+// run 2 (its previous execution passed); C in run 2 is not new (its previous execution failed). C is not
+// flaky: it never passed on a commit it failed on (skipped on c2 in run 3).
+// Mean durations: A (100+500+100)/3 = 233.33, B 1000, C 60 → p50 233.33, p75 616.67, p90 846.67;
+// per platform (700 + 3000 + 180) / 9 = 431.11.
+
+// Answers are compared field by field with hand-computed values; a loose type keeps that readable.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const secret = newSecret(32);
+const P = 'project-p';
+const Q = 'project-q';
+const ORG = 'org-1';
+const CART = 'tests/cart.spec.ts';
+const LOGIN = 'tests/login.spec.ts';
+const A = ['Cart', 'adds'];
+const B = ['Cart', 'pays'];
+const C = ['Login', 'signs in'];
+
+const RUNS: FixtureRun[] = [
+  {
+    projectId: P,
+    runId: 'run-1',
+    counter: 1,
+    branch: 'main',
+    environment: 'staging',
+    commit: 'c1',
+    startedAt: '2026-03-08T10:00:00.000Z',
+    finishedAt: '2026-03-08T10:05:00.000Z',
+    status: 'failed',
+    results: [
+      result(CART, A, 'passed', 100, '2026-03-08T10:00:01.000Z'),
+      result(CART, B, 'passed', 1000, '2026-03-08T10:00:02.000Z'),
+      result(LOGIN, C, 'failed', 50, '2026-03-08T10:00:03.000Z', { tags: ['@auth'] }),
+    ],
+  },
+  {
+    projectId: P,
+    runId: 'run-2',
+    counter: 2,
+    branch: 'main',
+    environment: 'staging',
+    commit: 'c2',
+    startedAt: '2026-03-09T10:00:00.000Z',
+    finishedAt: '2026-03-09T10:10:00.000Z',
+    status: 'failed',
+    results: [
+      result(CART, A, 'failed', 200, '2026-03-09T10:00:01.000Z'),
+      result(CART, A, 'passed', 300, '2026-03-09T10:00:05.000Z', { attempt: 1 }),
+      result(CART, B, 'failed', 1200, '2026-03-09T10:00:02.000Z'),
+      result(LOGIN, C, 'failed', 60, '2026-03-09T10:00:03.000Z', { tags: ['@auth'] }),
+    ],
+  },
+  {
+    projectId: P,
+    runId: 'run-3',
+    counter: 3,
+    branch: 'main',
+    environment: 'staging',
+    commit: 'c2',
+    startedAt: '2026-03-09T12:00:00.000Z',
+    finishedAt: '2026-03-09T12:02:00.000Z',
+    status: 'passed',
+    results: [
+      result(CART, A, 'passed', 100, '2026-03-09T12:00:01.000Z'),
+      result(CART, B, 'passed', 800, '2026-03-09T12:00:02.000Z'),
+      result(LOGIN, C, 'skipped', 70, '2026-03-09T12:00:03.000Z', { tags: ['@auth'] }),
+    ],
+  },
+];
+
+const streams = RUNS.map(runEvents);
+const inOrder: StoredEvent[] = streams.flatMap((s) => [
+  s.lifecycle[0]!,
+  ...s.results,
+  ...s.lifecycle.slice(1),
+]);
+/** Results first, newest run first, then the lifecycles: each stream in its own order, streams mixed. */
+const outOfOrder: StoredEvent[] = [
+  ...[...streams].reverse().flatMap((s) => s.results),
+  ...[...streams].reverse().flatMap((s) => s.lifecycle),
+];
+const identity = organizationEvents({
+  organizationId: ORG,
+  name: 'Acme',
+  plan: {
+    name: 'team',
+    testCaseLimit: 10,
+    projectLimit: 3,
+    periodStart: '2026-03-01T00:00:00.000Z',
+    periodEnd: '2026-04-01T00:00:00.000Z',
+  },
+  projects: [
+    { id: P, name: 'Web', allocation: 6 },
+    { id: Q, name: 'Mobile', allocation: null },
+  ],
+});
+
+describe.each(testDatabases())('analytics on $name', (database) => {
+  let db: SqlDatabase;
+  let server: Server;
+  let base: string;
+  let module: AnalyticsModule;
+  const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+  const names = {
+    readModelSchema: uniqueName('an'),
+    organizationsSchema: uniqueName('ao'),
+    testResultsTopic: uniqueName('tr'),
+    identityTopic: uniqueName('id'),
+  };
+
+  const get = async (url: string, projectId = P) => {
+    const response = await fetch(`${base}${url}`, {
+      headers: {
+        [INTERNAL_IDENTITY_HEADER]: mintInternalToken(
+          {
+            organizationId: ORG,
+            projectId,
+            userId: 'u',
+            role: 'member',
+            scopes: ['public-api'],
+            tokenId: 't',
+          },
+          { secret, now: clock.now() },
+        ),
+      },
+    });
+    const body = (await response.json()) as Json;
+    if (response.status >= 500) throw new Error(JSON.stringify(body));
+    return { status: response.status, body };
+  };
+  const post = (url: string, body: unknown) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [INTERNAL_IDENTITY_HEADER]: mintInternalToken(
+          {
+            organizationId: ORG,
+            projectId: P,
+            userId: 'u',
+            role: 'member',
+            scopes: ['public-api'],
+            tokenId: 't',
+          },
+          { secret, now: clock.now() },
+        ),
+      },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    db = await database.open();
+    module = createAnalyticsModule(
+      { db, bus: createInProcessBus(), clock, logger: silentLogger() },
+      { internalSecret: secret, names },
+    );
+    await module.start();
+    await module.projectors.analytics.applyEvents(inOrder);
+    await module.projectors.organizations.applyEvents(identity);
+    const { app, finish } = createHttpApp({ logger: silentLogger(), service: 'analytics' });
+    app.use(module.router);
+    finish(app);
+    server = await listen(app, { host: '127.0.0.1', port: 0 });
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await module.stop();
+    await db.close();
+  });
+
+  beforeEach(() => clock.set(new Date('2026-03-10T12:00:00.000Z')));
+
+  describe('the analytics summary', () => {
+    it('when the fixture is summarized, then every metric matches the hand-computed values', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?dateRange=7d`);
+      expect(status).toBe(200);
+      expect(body.data.metrics).toEqual({
+        totalRuns: 3,
+        totalTestCases: 3,
+        avgRunsPerDay: 0.43,
+        failedRuns: 2,
+        passedRuns: 1,
+        flaky: { totalFlakyTestCases: 2, flakinessPercentage: 66.67 },
+        newFailures: { totalNewFailures: 2, newFailuresPercentage: 66.67 },
+        avgExecutionTime: 340000,
+        durationThresholds: { fast: 233.33, medium: 616.67, slow: 846.67 },
+      });
+      expect(body.data.uniqueFlakyTests).toEqual([
+        { title: 'adds', fileName: 'cart.spec.ts', filePath: CART, failedInDays: 1, dates: ['2026-03-09'] },
+        { title: 'pays', fileName: 'cart.spec.ts', filePath: CART, failedInDays: 1, dates: ['2026-03-09'] },
+      ]);
+      expect(body.data.uniqueNewFailures).toEqual([
+        { title: 'pays', fileName: 'cart.spec.ts', filePath: CART, failedInDays: 1, dates: ['2026-03-09'] },
+        {
+          title: 'signs in',
+          fileName: 'login.spec.ts',
+          filePath: LOGIN,
+          failedInDays: 1,
+          dates: ['2026-03-08'],
+        },
+      ]);
+    });
+
+    it('when dateRange and startDate/endDate are both sent, then dateRange wins and the dates are not even checked', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?dateRange=7d&startDate=nonsense`);
+      expect(status).toBe(200);
+      expect(body.data.metrics.totalRuns).toBe(3);
+    });
+
+    it('when startDate and endDate span only 2026-03-08, then only run 1 counts', async () => {
+      const { body } = await get(`/${P}/analytics/summary?startDate=2026-03-08&endDate=2026-03-08`);
+      expect(body.data.metrics.totalRuns).toBe(1);
+      expect(body.data.metrics.avgRunsPerDay).toBe(1);
+      expect(body.data.metrics.newFailures.totalNewFailures).toBe(1);
+    });
+
+    it('when days is 1, then flaky detection looks back only over today, whatever the range', async () => {
+      const { body } = await get(`/${P}/analytics/summary?dateRange=30d&days=1`);
+      expect(body.data.metrics.flaky.totalFlakyTestCases).toBe(0);
+      expect(body.data.metrics.totalRuns).toBe(3);
+    });
+
+    it('when another environment or branch is chosen, then nothing of staging/main counts', async () => {
+      expect((await get(`/${P}/analytics/summary?environment=prod`)).body.data.metrics.totalRuns).toBe(0);
+      const branches = await get(`/${P}/analytics/summary?environment=staging&environmentBranches=dev,main`);
+      expect(branches.body.data.metrics.totalRuns).toBe(3);
+      const other = await get(`/${P}/analytics/summary?environment=staging&environmentBranches=dev`);
+      expect(other.body.data.metrics.totalRuns).toBe(0);
+    });
+
+    it.each([
+      ['startDate=2026-03-01', 'endDate'],
+      ['endDate=2026-03-01', 'startDate'],
+      ['startDate=2026-03-05&endDate=2026-03-01', 'endDate'],
+      ['startDate=yesterday&endDate=2026-03-01', 'startDate'],
+      ['dateRange=5d', 'dateRange'],
+      ['days=0', 'days'],
+      ['days=366', 'days'],
+      ['days=1.5', 'days'],
+      ['environmentBranches=main', 'environmentBranches'],
+    ])('when the summary gets %s, then 400 VALIDATION_ERROR names %s', async (query, name) => {
+      const { status, body } = await get(`/${P}/analytics/summary?${query}`);
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.message).toContain(name);
+    });
+  });
+
+  describe('the test case explorer', () => {
+    it('when asked with defaults, then pagination is inside data and appliedFilters echoes every field', async () => {
+      const { status, body } = await get(`/${P}/test-case-explorer`);
+      expect(status).toBe(200);
+      expect(body.pagination).toBeUndefined();
+      expect(body.data.pagination).toEqual({ page: 1, limit: 50, total: 3, hasNext: false, hasPrev: false });
+      expect(body.data.appliedFilters).toEqual({
+        status: null,
+        specFilePath: null,
+        platform: null,
+        environment: null,
+        tags: [],
+        days: 30,
+        dateRange: null,
+        fromDate: null,
+        toDate: null,
+        search: null,
+        sortBy: 'lastExecution',
+        sortBy2: null,
+        order: 'desc',
+        order2: null,
+        testRunId: null,
+        testRunIds: [],
+      });
+    });
+
+    it('when a test case is listed, then its metrics and lastRun are those of the fixture', async () => {
+      const { body } = await get(`/${P}/test-case-explorer?sortBy=avgDuration`);
+      expect(body.data.testCases.map((c: { title: string }) => c.title)).toEqual([
+        'pays',
+        'adds',
+        'signs in',
+      ]);
+      expect(body.data.testCases[1]).toMatchObject({
+        fullTitle: 'Cart > adds',
+        title: 'adds',
+        specName: CART,
+        executions: 3,
+        platforms: ['chromium'],
+        failureRate: 0,
+        flakyRate: 33.33,
+        avgDuration: 233.33,
+        tags: [],
+        lastRun: {
+          duration: 100,
+          timestamp: '2026-03-09T12:00:01.000Z',
+          testRunId: 'run-3',
+          counter: 3,
+          branch: 'main',
+          environment: 'staging',
+        },
+      });
+    });
+
+    it('when sorted by failRate ascending, then the never-failing test comes first', async () => {
+      const { body } = await get(`/${P}/test-case-explorer?sortBy=failRate&order=asc`);
+      expect(body.data.testCases[0].title).toBe('adds');
+      expect(body.data.testCases[2]).toMatchObject({ title: 'signs in', failureRate: 66.67 });
+    });
+
+    it('when filtered by status, tags, spec, search, platform, environment or run, then only matches remain', async () => {
+      const titles = async (query: string) =>
+        (await get(`/${P}/test-case-explorer?${query}`)).body.data.testCases.map(
+          (c: { title: string }) => c.title,
+        );
+      expect(await titles('status=passed&sortBy=avgDuration')).toEqual(['pays', 'adds']);
+      expect(await titles('status=skipped')).toEqual(['signs in']);
+      expect(await titles('tags=@auth')).toEqual(['signs in']);
+      expect(await titles(`specFilePath=${encodeURIComponent(LOGIN)}`)).toEqual(['signs in']);
+      expect(await titles('search=PAYS')).toEqual(['pays']);
+      expect(await titles('platform=firefox')).toEqual([]);
+      expect(await titles('environment=prod')).toEqual([]);
+      const run2 = await get(`/${P}/test-case-explorer?testRunId=run-2&sortBy=failRate`);
+      expect(run2.body.data.testCases[0]).toMatchObject({ executions: 1, failureRate: 100 });
+      expect(run2.body.data.appliedFilters.testRunId).toBe('run-2');
+    });
+
+    it('when limit is 2, then the second page holds the rest', async () => {
+      const { body } = await get(`/${P}/test-case-explorer?limit=2&page=2`);
+      expect(body.data.testCases).toHaveLength(1);
+      expect(body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, hasNext: false, hasPrev: true });
+    });
+
+    it.each([
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['page=0', 'page'],
+      ['days=0', 'days'],
+      ['days=366', 'days'],
+      ['sortBy=name', 'sortBy'],
+      ['order=up', 'order'],
+      ['status=broken', 'status'],
+      ['tags=a,,b', 'tags'],
+      ['fromDate=2026-03-01', 'toDate'],
+      ['limit=5&limit=6', 'limit'],
+    ])('when the explorer gets %s, then 400 VALIDATION_ERROR names %s', async (query, name) => {
+      const { status, body } = await get(`/${P}/test-case-explorer?${query}`);
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.message).toContain(name);
+    });
+  });
+
+  describe('usage', () => {
+    it('when the organization has a plan, then executions of the period count against it and the allocations', async () => {
+      const { status, body } = await get(`/${P}/usage`);
+      expect(status).toBe(200);
+      expect(body.data).toEqual({
+        planName: 'team',
+        orgName: 'Acme',
+        projects: [
+          { id: P, name: 'Web' },
+          { id: Q, name: 'Mobile' },
+        ],
+        orgLimit: 10,
+        orgUsed: 9,
+        orgRemaining: 1,
+        projectAllocated: 6,
+        projectUsed: 9,
+        projectRemaining: 0,
+        unallocatedPool: 4,
+        projectUsage: [
+          { id: P, name: 'Web', allocated: 6, used: 9, remaining: 0 },
+          { id: Q, name: 'Mobile', allocated: 0, used: 0, remaining: 1 },
+        ],
+        periodStart: '2026-03-01T00:00:00.000Z',
+        periodEnd: '2026-04-01T00:00:00.000Z',
+        resetDate: '2026-04-01T00:00:00.000Z',
+      });
+    });
+
+    it('when the period ends, then usage rolls over into the next month with nothing used', async () => {
+      clock.set(new Date('2026-04-02T00:00:00.000Z'));
+      const { body } = await get(`/${P}/usage`);
+      expect(body.data).toMatchObject({
+        orgUsed: 0,
+        orgRemaining: 10,
+        periodStart: '2026-04-01T00:00:00.000Z',
+        periodEnd: '2026-05-01T00:00:00.000Z',
+      });
+    });
+
+    it('when the organization has no subscription, then the free tier applies over the calendar month', async () => {
+      await module.projectors.organizations.applyEvents(
+        organizationEvents({
+          organizationId: 'org-free',
+          name: 'Solo',
+          plan: FREE_PLAN,
+          projects: [{ id: 'project-free', name: 'Only', allocation: null }],
+        }),
+      );
+      const { body } = await get('/project-free/usage', 'project-free');
+      expect(body.data).toMatchObject({
+        planName: 'free',
+        orgLimit: 5000,
+        orgUsed: 0,
+        orgRemaining: 5000,
+        unallocatedPool: 5000,
+        periodStart: '2026-03-01T00:00:00.000Z',
+        periodEnd: '2026-04-01T00:00:00.000Z',
+      });
+    });
+
+    it('when usage gets a query parameter, then 400 VALIDATION_ERROR names it', async () => {
+      const { status, body } = await get(`/${P}/usage?period=last`);
+      expect(status).toBe(400);
+      expect(body.error.message).toContain('period');
+    });
+  });
+
+  describe('dashboard, filters and execution performance', () => {
+    it('when the dashboard is asked, then it sums up the last 30 days', async () => {
+      const { status, body } = await get(`/${P}/dashboard`);
+      expect(status).toBe(200);
+      expect(body.data.totals).toEqual({ runs: 3, testCases: 3, executions: 9 });
+      expect(body.data.last30Days).toMatchObject({ runs: 3, passedRuns: 1, failedRuns: 2 });
+      expect(body.data.recentRuns.map((r: { counter: number }) => r.counter)).toEqual([3, 2, 1]);
+      expect(body.data.passRateTrend).toHaveLength(30);
+      expect(body.data.topFlakyTests[0]).toMatchObject({ title: 'adds', count: 1 });
+    });
+
+    it('when the filters are asked, then they list what is in use', async () => {
+      const { body } = await get(`/${P}/filters`);
+      expect(body.data).toEqual({
+        branches: ['main'],
+        environments: ['staging'],
+        environmentBranches: { staging: ['main'] },
+        platforms: ['chromium'],
+        tags: ['@auth'],
+        specFiles: [CART, LOGIN],
+        statuses: ['passed', 'failed', 'flaky', 'skipped'],
+      });
+    });
+
+    it.each(['dashboard', 'filters'])(
+      'when %s gets any query parameter, then 400 VALIDATION_ERROR',
+      async (name) => {
+        const { status, body } = await get(`/${P}/${name}?page=1`);
+        expect(status).toBe(400);
+        expect(body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'page: is not allowed' });
+      },
+    );
+
+    it('when execution performance is asked, then the slowest test and spec come first', async () => {
+      const { status, body } = await get(`/${P}/analytics/execution-performance?dateRange=7d`);
+      expect(status).toBe(200);
+      expect(body.data.slowestTests[0]).toMatchObject({
+        title: 'pays',
+        avgDurationMs: 1000,
+        maxDurationMs: 1200,
+      });
+      expect(body.data.slowestSpecs[0]).toMatchObject({ filePath: CART, executions: 6 });
+      expect(body.data.platforms).toEqual([{ platform: 'chromium', executions: 9, avgDurationMs: 431.11 }]);
+      expect(body.data.durationTrend).toHaveLength(7);
+    });
+  });
+
+  describe('PDF reports', () => {
+    it.each([[{ dateRange: '7d' }], [{ runId: 'run-2' }]])(
+      'when a report of %j is asked, then a PDF comes back whose first page is not blank',
+      async (request) => {
+        const response = await post(`/${P}/reports`, request);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toContain('application/pdf');
+        const pdf = Buffer.from(await response.arrayBuffer());
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+        const dir = mkdtempSync(path.join(tmpdir(), 'verdict-report-'));
+        writeFileSync(path.join(dir, 'report.pdf'), pdf);
+        execFileSync(
+          'pdftoppm',
+          ['-png', '-r', '40', '-f', '1', '-l', '1', '-singlefile', 'report.pdf', 'page'],
+          {
+            cwd: dir,
+          },
+        );
+        expect(readFileSync(path.join(dir, 'page.png')).subarray(1, 4).toString()).toBe('PNG');
+        execFileSync(
+          'pdftoppm',
+          ['-gray', '-r', '40', '-f', '1', '-l', '1', '-singlefile', 'report.pdf', 'page'],
+          {
+            cwd: dir,
+          },
+        );
+        const pgm = readFileSync(path.join(dir, 'page.pgm'));
+        const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 30).toString('latin1'));
+        expect(header).not.toBeNull();
+        const pixels = pgm.subarray(pgm.length - Number(header![1]) * Number(header![2]));
+        const inked = pixels.filter((value) => value < 200).length;
+        // Not blank: the header band, the figures, the chart lines and bars ink a good part of the page.
+        expect(inked / pixels.length).toBeGreaterThan(0.05);
+      },
+    );
+
+    it.each([
+      [{}],
+      [{ runId: 'run-1', dateRange: '7d' }],
+      [{ dateRange: '1y' }],
+      [{ runId: 'run-1', extra: 1 }],
+    ])('when the report body is %j, then 400 VALIDATION_ERROR', async (request) => {
+      const response = await post(`/${P}/reports`, request);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Json).error.code).toBe('VALIDATION_ERROR');
+    });
+
+    it('when the run is unknown, then 404 TEST_RUN_NOT_FOUND', async () => {
+      const response = await post(`/${P}/reports`, { runId: 'nope' });
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as Json).error.code).toBe('TEST_RUN_NOT_FOUND');
+    });
+  });
+
+  describe('idempotence and order', () => {
+    const snapshot = async (schema: string) => {
+      const tables = [
+        'runs',
+        'case_runs',
+        'case_days',
+        'case_day_totals',
+        'new_failures',
+        'commit_conflicts',
+        'usage_hours',
+        'test_cases',
+      ];
+      const out: Record<string, unknown> = {};
+      for (const table of tables) {
+        const { rows } = await db.query(`SELECT * FROM ${schema}.${table} ORDER BY 1, 2, 3`);
+        out[table] = rows;
+      }
+      return JSON.parse(JSON.stringify(out)) as unknown;
+    };
+
+    it('when the results arrive before their runs, newest run first, then the tables are the same', async () => {
+      const other = createAnalyticsModule(
+        { db, bus: createInProcessBus(), clock, logger: silentLogger() },
+        { internalSecret: secret, names: { ...names, readModelSchema: uniqueName('an') } },
+      );
+      await other.projectors.analytics.init();
+      for (const event of outOfOrder) await other.projectors.analytics.applyEvents([event]);
+      expect(await snapshot(other.projectors.analytics.name)).toEqual(await snapshot(names.readModelSchema));
+    });
+
+    it('when every event is applied a second time past the checkpoints, then the tables are the same', async () => {
+      const schema = uniqueName('an');
+      const projection = analyticsProjection(schema);
+      await db.transaction(async (tx) => {
+        await tx.query(`CREATE SCHEMA ${schema}`);
+        await projection.setup(tx, schema);
+      });
+      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
+      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
+      await db.transaction((tx) => projection.apply(tx, outOfOrder, schema));
+      expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
+    });
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The analytics routes (spec §4.6–§4.8, API.md). The gateway has checked the token's project before a
+ * request gets here; every query reads only the path's project.
+ */
+import type { RequestHandler } from 'express';
+import {
+  AnalyticsNoQuery,
+  AnalyticsPath,
+  analyticsRoutes,
+  daysOfRange,
+  ExecutionPerformanceQuery,
+  ExplorerQuery,
+  ReportRequest,
+  SummaryQuery,
+} from '@verdict/contracts';
+import {
+  NotFoundError,
+  parseBody,
+  parseParams,
+  parseQuery,
+  sendData,
+  type ApiRoute,
+  type Clock,
+  type SqlExecutor,
+} from '@verdict/platform';
+import { explore, type ReadStore } from '../queries/explorer';
+import {
+  dashboardOf,
+  executionPerformance,
+  filtersOf,
+  findRun,
+  passRateTrend,
+  slowestTests,
+  topFlaky,
+} from '../queries/overview';
+import { analyticsSummary } from '../queries/summary';
+import { usageOf } from '../queries/usage';
+import { lastDays, round2 } from '../queries/window';
+import { renderReport, type ReportContent } from '../reports/pdf';
+
+export interface AnalyticsRoutesOptions {
+  db: SqlExecutor;
+  /** Schema of the analytics read model. */
+  schema: string;
+  /** Schema of the organizations read model. */
+  organizations: string;
+  clock: Clock;
+}
+
+async function runReport(
+  store: ReadStore,
+  projectId: string,
+  runId: string,
+  now: Date,
+): Promise<ReportContent> {
+  const run = await findRun(store, projectId, runId);
+  if (!run) throw new NotFoundError('Test run not found', 'TEST_RUN_NOT_FOUND');
+  const { rows } = await store.db.query<{
+    title: string;
+    outcome: string;
+    attempts: number;
+    duration_ms: number;
+  }>(
+    `SELECT t.full_title AS title, c.outcome, c.attempts, c.duration_ms
+     FROM ${store.schema}.case_runs c JOIN ${store.schema}.test_cases t ON t.project_id = c.project_id AND t.case_id = c.case_id
+     WHERE c.run_id = $1 ORDER BY c.duration_ms DESC, t.full_title`,
+    [runId],
+  );
+  const trendEnd = new Date(Math.min(now.getTime(), new Date(run.startedAt).getTime()));
+  const trend = await passRateTrend(store, projectId, lastDays(trendEnd, 30));
+  return {
+    title: `Run #${run.counter}${run.title ? ` — ${run.title}` : ''}`,
+    subtitle: [
+      run.branch && `branch ${run.branch}`,
+      run.environment && `environment ${run.environment}`,
+      `started ${run.startedAt}`,
+      run.outcome ? `outcome ${run.outcome}` : 'running',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    figures: [
+      { label: 'Tests', value: String(run.stats.total) },
+      { label: 'Passed', value: String(run.stats.passed) },
+      { label: 'Failed', value: String(run.stats.failed) },
+      { label: 'Flaky', value: String(run.stats.flaky) },
+      { label: 'Skipped', value: String(run.stats.skipped) },
+      { label: 'Duration', value: run.durationMs === null ? '—' : `${round2(run.durationMs / 1000)} s` },
+    ],
+    trend,
+    flaky: rows
+      .filter((row) => row.outcome === 'flaky')
+      .slice(0, 10)
+      .map((row) => ({ title: row.title, value: row.attempts })),
+    slowest: rows.slice(0, 10).map((row) => ({ title: row.title, value: round2(row.duration_ms) })),
+    generatedAt: now,
+  };
+}
+
+async function periodReport(
+  store: ReadStore,
+  projectId: string,
+  range: NonNullable<ReportRequest['dateRange']>,
+  now: Date,
+): Promise<ReportContent> {
+  const window = lastDays(now, daysOfRange(range));
+  const [summary, trend, flaky, slowest] = await Promise.all([
+    analyticsSummary(store, projectId, { dateRange: range, days: daysOfRange(range) }, now),
+    passRateTrend(store, projectId, window),
+    topFlaky(store, projectId, window, 10),
+    slowestTests(store, projectId, window, 10),
+  ]);
+  const m = summary.metrics;
+  return {
+    title: `Test report — last ${daysOfRange(range)} days`,
+    subtitle: `${window.firstDay} to ${window.lastDay} (UTC)`,
+    figures: [
+      { label: 'Runs', value: String(m.totalRuns) },
+      { label: 'Passed runs', value: String(m.passedRuns) },
+      { label: 'Failed runs', value: String(m.failedRuns) },
+      { label: 'Test cases', value: String(m.totalTestCases) },
+      {
+        label: 'Flaky test cases',
+        value: `${m.flaky.totalFlakyTestCases} (${m.flaky.flakinessPercentage}%)`,
+      },
+      { label: 'New failures', value: String(m.newFailures.totalNewFailures) },
+      { label: 'Avg run duration', value: `${round2(m.avgExecutionTime / 1000)} s` },
+      { label: 'Runs a day', value: String(m.avgRunsPerDay) },
+    ],
+    trend,
+    flaky: flaky.map((test) => ({ title: test.title, value: test.count })),
+    slowest: slowest.map((test) => ({ title: test.fullTitle, value: test.avgDurationMs })),
+    generatedAt: now,
+  };
+}
+
+/**
+ * @example registerRoutes(router, createAnalyticsRoutes({ db, schema, organizations, clock }));
+ */
+export function createAnalyticsRoutes(options: AnalyticsRoutesOptions): ApiRoute[] {
+  const store: ReadStore = { db: options.db, schema: options.schema };
+  const now = () => options.clock.now();
+  const handlers: Record<string, RequestHandler[]> = {
+    'get /{projectId}/test-case-explorer': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        sendData(res, await explore(store, projectId, parseQuery(ExplorerQuery, req), now()));
+      },
+    ],
+    'get /{projectId}/analytics/summary': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        sendData(res, await analyticsSummary(store, projectId, parseQuery(SummaryQuery, req), now()));
+      },
+    ],
+    'get /{projectId}/analytics/execution-performance': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        const query = parseQuery(ExecutionPerformanceQuery, req);
+        sendData(res, await executionPerformance(store, projectId, query, now()));
+      },
+    ],
+    'get /{projectId}/usage': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        parseQuery(AnalyticsNoQuery, req);
+        sendData(res, await usageOf({ ...store, organizations: options.organizations }, projectId, now()));
+      },
+    ],
+    'get /{projectId}/dashboard': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        parseQuery(AnalyticsNoQuery, req);
+        sendData(res, await dashboardOf(store, projectId, now()));
+      },
+    ],
+    'get /{projectId}/filters': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        parseQuery(AnalyticsNoQuery, req);
+        sendData(res, await filtersOf(store, projectId));
+      },
+    ],
+    'post /{projectId}/reports': [
+      async (req, res) => {
+        const { projectId } = parseParams(AnalyticsPath, req);
+        const body = parseBody(ReportRequest, req);
+        const at = now();
+        const content =
+          body.runId !== undefined
+            ? await runReport(store, projectId, body.runId, at)
+            : await periodReport(store, projectId, body.dateRange ?? '30d', at);
+        const pdf = await renderReport(content);
+        const name = body.runId !== undefined ? `run-${body.runId}` : `report-${body.dateRange ?? '30d'}`;
+        res
+          .status(200)
+          .type('application/pdf')
+          .set('Content-Disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf"`)
+          .send(pdf);
+      },
+    ],
+  };
+  return analyticsRoutes.map((spec) => {
+    const route = handlers[`${spec.method} ${spec.path}`];
+    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
+    return { ...spec, handlers: route };
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * The test case explorer (spec §4.6): per test case metrics over a window of days, read from the per-day
+ * aggregates (`case_days`), or from the executions themselves when the request names runs.
+ */
+import {
+  paginationOf,
+  type ExplorerData,
+  type ExplorerQuery,
+  type ExplorerSort,
+  type ExplorerTestCase,
+  type Outcome,
+} from '@verdict/contracts';
+import type { SqlExecutor } from '@verdict/platform';
+import { betweenDays, dateWindow, lastDays, percent, round2, type DayWindow } from './window';
+
+export interface ReadStore {
+  db: SqlExecutor;
+  schema: string;
+}
+
+const SORT_COLUMNS: Record<ExplorerSort, string> = {
+  lastExecution: 'last_at',
+  failRate: 'failed::float8 / executions',
+  avgDuration: 'duration_sum / executions',
+  flakyRate: 'flaky::float8 / executions',
+};
+
+/** Precedence: dateRange, then fromDate/toDate, then days. */
+export function explorerWindow(now: Date, query: ExplorerQuery): DayWindow {
+  if (query.dateRange !== undefined) return dateWindow(now, { dateRange: query.dateRange }, query.days);
+  if (query.fromDate !== undefined && query.toDate !== undefined)
+    return betweenDays(query.fromDate, query.toDate);
+  return lastDays(now, query.days);
+}
+
+interface Row {
+  case_id: string;
+  file: string;
+  title: string;
+  full_title: string;
+  tags: string[];
+  executions: number;
+  failed: number;
+  flaky: number;
+  duration_sum: number;
+  platforms: string[];
+  last_at: Date | string;
+  last_run_id: string;
+  last_duration: number;
+  last_status: Outcome;
+  counter: number | null;
+  branch: string | null;
+  environment: string | null;
+  total: number;
+}
+
+/**
+ * @example const data = await explore(store, projectId, query, clock.now());
+ */
+export async function explore(
+  store: ReadStore,
+  projectId: string,
+  query: ExplorerQuery,
+  now: Date,
+): Promise<ExplorerData> {
+  const s = store.schema;
+  const window = explorerWindow(now, query);
+  const params: unknown[] = [projectId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const runIds = [...(query.testRunId ? [query.testRunId] : []), ...(query.testRunIds ?? [])];
+  const rowFilters: string[] = [];
+  if (query.platform !== undefined) rowFilters.push(`platform = ${param(query.platform)}`);
+  if (query.environment !== undefined) rowFilters.push(`environment = ${param(query.environment)}`);
+  // Named runs: their executions, whatever the window. Otherwise the daily aggregates of the window: per
+  // test case and day when nothing narrows the executions (the usual request, the smallest table), per
+  // platform and environment too when something does.
+  const windowDays = () => `day >= ${param(window.firstDay)}::date AND day <= ${param(window.lastDay)}::date`;
+  const source =
+    runIds.length > 0
+      ? `SELECT case_id, 1 AS executions, (outcome = 'failed')::int AS failed, (outcome = 'flaky')::int AS flaky,
+           duration_ms AS duration_sum, started_at AS last_at, outcome AS last_outcome, run_id AS last_run_id
+         FROM ${s}.case_runs WHERE project_id = $1 AND run_id = ANY(${param(runIds)}::text[])
+         ${rowFilters.map((f) => `AND ${f}`).join(' ')}`
+      : rowFilters.length > 0
+        ? `SELECT case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id
+           FROM ${s}.case_days WHERE project_id = $1 AND ${windowDays()} AND ${rowFilters.join(' AND ')}`
+        : `SELECT case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, '' AS last_run_id
+           FROM ${s}.case_day_totals WHERE project_id = $1 AND ${windowDays()}`;
+  const caseFilters: string[] = [];
+  if (query.specFilePath !== undefined) caseFilters.push(`t.file = ${param(query.specFilePath)}`);
+  if (query.tags !== undefined) caseFilters.push(`t.tags && ${param(query.tags)}::text[]`);
+  if (query.search !== undefined) {
+    const like = param(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    caseFilters.push(`(t.full_title ILIKE ${like} OR t.file ILIKE ${like})`);
+  }
+  // The latest outcome costs an ordered aggregate: computed only when the status filter needs it.
+  const lastOutcome =
+    query.status !== undefined
+      ? '(array_agg(last_outcome ORDER BY last_at DESC, last_run_id DESC))[1]'
+      : 'NULL::text';
+  if (query.status !== undefined) caseFilters.push(`a.last_outcome = ${param(query.status)}`);
+  const order = [
+    `${SORT_COLUMNS[query.sortBy]} ${query.order.toUpperCase()}`,
+    ...(query.sortBy2 ? [`${SORT_COLUMNS[query.sortBy2]} ${query.order2.toUpperCase()}`] : []),
+    'case_id ASC',
+  ].join(', ');
+  const counted = `WITH a AS (
+       SELECT case_id, sum(executions)::int AS executions, sum(failed)::int AS failed, sum(flaky)::int AS flaky,
+         sum(duration_sum)::float8 AS duration_sum, max(last_at) AS last_at, ${lastOutcome} AS last_outcome
+       FROM (${source}) src GROUP BY case_id
+     )
+     SELECT a.*, t.file, t.title, t.full_title, t.tags, t.platforms
+     FROM a JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = a.case_id
+     ${caseFilters.length > 0 ? `WHERE ${caseFilters.join(' AND ')}` : ''}`;
+  const limit = param(query.limit);
+  const offset = param((query.page - 1) * query.limit);
+  // The latest execution of each test case of the page, within what the request selected.
+  const lastFilters = [
+    ...rowFilters.map((f) => `AND c.${f}`),
+    runIds.length > 0
+      ? `AND c.run_id = ANY(${param(runIds)}::text[])`
+      : `AND c.started_at >= ${param(window.from)} AND c.started_at < ${param(window.to)}`,
+  ].join(' ');
+  const { rows } = await store.db.query<Row>(
+    `WITH page AS (
+       SELECT *, count(*) OVER ()::int AS total FROM (${counted}) x ORDER BY ${order}
+       LIMIT ${limit} OFFSET ${offset}
+     )
+     SELECT page.*, last.run_id AS last_run_id, last.duration_ms AS last_duration, last.outcome AS last_status,
+       r.counter, r.branch, r.environment
+     FROM page
+     LEFT JOIN LATERAL (
+       SELECT c.run_id, c.duration_ms, c.outcome FROM ${s}.case_runs c
+       WHERE c.project_id = $1 AND c.case_id = page.case_id ${lastFilters}
+       ORDER BY c.started_at DESC, c.run_id DESC LIMIT 1
+     ) last ON true
+     LEFT JOIN LATERAL (SELECT counter, branch, environment FROM ${s}.runs WHERE id = last.run_id) r ON true
+     ORDER BY ${order}`,
+    params,
+  );
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && query.page > 1) {
+    // Past the last page: the count still matters to the client.
+    const { rows: all } = await store.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (${counted}) x`,
+      params.slice(0, params.length - (runIds.length > 0 ? 3 : 4)),
+    );
+    total = all[0]?.total ?? 0;
+  }
+  const testCases: ExplorerTestCase[] = rows.map((row) => ({
+    testCaseId: row.case_id,
+    fullTitle: row.full_title,
+    title: row.title,
+    specName: row.file,
+    executions: row.executions,
+    platforms: row.platforms,
+    failureRate: percent(row.failed, row.executions),
+    flakyRate: percent(row.flaky, row.executions),
+    avgDuration: row.executions > 0 ? round2(row.duration_sum / row.executions) : 0,
+    tags: row.tags,
+    status: row.last_status,
+    lastRun: {
+      duration: row.last_duration,
+      timestamp: new Date(row.last_at).toISOString(),
+      testRunId: row.last_run_id,
+      counter: row.counter ?? 0,
+      branch: row.branch ?? '',
+      environment: row.environment ?? '',
+    },
+  }));
+  return {
+    testCases,
+    pagination: paginationOf(query.page, query.limit, total),
+    appliedFilters: {
+      status: query.status ?? null,
+      specFilePath: query.specFilePath ?? null,
+      platform: query.platform ?? null,
+      environment: query.environment ?? null,
+      tags: query.tags ?? [],
+      days: query.days,
+      dateRange: query.dateRange ?? null,
+      fromDate: query.fromDate ?? null,
+      toDate: query.toDate ?? null,
+      search: query.search ?? null,
+      sortBy: query.sortBy,
+      sortBy2: query.sortBy2 ?? null,
+      order: query.order,
+      order2: query.sortBy2 ? query.order2 : null,
+      testRunId: query.testRunId ?? null,
+      testRunIds: query.testRunIds ?? [],
+    },
+  };
+}

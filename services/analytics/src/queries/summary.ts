@@ -1,0 +1,157 @@
+/**
+ * The analytics summary (spec §2, §4.7). Definitions (README "Analytics", OpenAPI): a flaky test case had,
+ * within the last `days` days, a flaky execution (failed, then passed on a retry in one run) or a failed
+ * execution on a commit it also passed on; a new failure is a failed execution in the range whose previous
+ * execution (same environment, branch and platform) passed or that had none; duration thresholds are the
+ * 50th, 75th and 90th percentiles of the project's test cases' mean durations in the range.
+ */
+import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
+import type { ReadStore } from './explorer';
+import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
+
+interface Filter {
+  sql: string;
+  params: unknown[];
+}
+
+/** environment / environmentBranches as SQL over columns `environment` and `branch`, from `$next`. */
+function environmentFilter(query: SummaryQuery, next: number): Filter {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (query.environment !== undefined) {
+    params.push(query.environment);
+    parts.push(`environment = $${next + params.length - 1}`);
+  }
+  if (query.environmentBranches !== undefined) {
+    params.push(query.environmentBranches);
+    parts.push(`branch = ANY($${next + params.length - 1}::text[])`);
+  }
+  return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
+}
+
+interface UniqueRow {
+  file: string;
+  title: string;
+  days: string[];
+}
+
+const uniqueTests = (rows: UniqueRow[]): SummaryUniqueTest[] =>
+  rows.map((row) => ({
+    title: row.title,
+    fileName: fileNameOf(row.file),
+    filePath: row.file,
+    failedInDays: row.days.length,
+    dates: row.days,
+  }));
+
+/** @example const summary = await analyticsSummary(store, projectId, query, clock.now()); */
+export async function analyticsSummary(
+  store: ReadStore,
+  projectId: string,
+  query: SummaryQuery,
+  now: Date,
+): Promise<AnalyticsSummary> {
+  const s = store.schema;
+  const range: DayWindow = dateWindow(now, query, 30);
+  const lookback = lastDays(now, query.days);
+  const env = environmentFilter(query, 4);
+  const dayParams = (w: DayWindow) => [projectId, w.firstDay, w.lastDay, ...env.params];
+  const inDays = `project_id = $1 AND day >= $2::date AND day <= $3::date${env.sql}`;
+  // Without an environment, the per-day totals of each test case are enough, and far fewer rows.
+  const days = env.params.length > 0 ? `${s}.case_days` : `${s}.case_day_totals`;
+
+  const runs = store.db.query<{
+    total: number;
+    passed: number;
+    failed: number;
+    avg_ms: number | null;
+  }>(
+    `SELECT count(*)::int AS total,
+       count(*) FILTER (WHERE finished_at IS NOT NULL AND failed = 0
+                          AND coalesce(reported_status, 'passed') = 'passed')::int AS passed,
+       count(*) FILTER (WHERE finished_at IS NOT NULL AND (failed > 0
+                          OR coalesce(reported_status, 'passed') <> 'passed'))::int AS failed,
+       avg(EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000)
+         FILTER (WHERE finished_at IS NOT NULL)::float8 AS avg_ms
+     FROM ${s}.runs
+     WHERE project_id = $1 AND created AND started_at >= $2 AND started_at < $3${env.sql}`,
+    [projectId, range.from, range.to, ...env.params],
+  );
+  const cases = store.db.query<{
+    total: number;
+    fast: number | null;
+    medium: number | null;
+    slow: number | null;
+  }>(
+    `SELECT count(*)::int AS total,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY mean)::float8 AS fast,
+       percentile_cont(0.75) WITHIN GROUP (ORDER BY mean)::float8 AS medium,
+       percentile_cont(0.9) WITHIN GROUP (ORDER BY mean)::float8 AS slow
+     FROM (SELECT case_id, sum(duration_sum) / sum(executions) AS mean
+           FROM ${days} WHERE ${inDays} GROUP BY case_id) per_case`,
+    dayParams(range),
+  );
+  const lookbackCases = store.db.query<{ total: number }>(
+    `SELECT count(DISTINCT case_id)::int AS total FROM ${days} WHERE ${inDays}`,
+    dayParams(lookback),
+  );
+  const flaky = store.db.query<UniqueRow>(
+    `WITH flaky AS (
+       SELECT DISTINCT case_id FROM ${days} WHERE ${inDays} AND flaky > 0
+       UNION
+       SELECT DISTINCT case_id FROM ${s}.commit_conflicts WHERE ${inDays}
+     ),
+     days AS (
+       SELECT case_id, day FROM ${days}
+       WHERE ${inDays} AND (flaky > 0 OR failed > 0) AND case_id IN (SELECT case_id FROM flaky)
+     )
+     SELECT t.file, t.title, array_agg(DISTINCT d.day::text ORDER BY d.day::text) AS days
+     FROM days d JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = d.case_id
+     GROUP BY t.case_id, t.file, t.title
+     ORDER BY count(DISTINCT d.day) DESC, t.file, t.title`,
+    dayParams(lookback),
+  );
+  const newFailures = store.db.query<UniqueRow>(
+    `SELECT t.file, t.title, array_agg(DISTINCT n.day::text ORDER BY n.day::text) AS days
+     FROM ${s}.new_failures n JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = n.case_id
+     WHERE n.project_id = $1 AND n.day >= $2::date AND n.day <= $3::date${env.sql.replace(/(environment|branch)/g, 'n.$1')}
+     GROUP BY t.case_id, t.file, t.title
+     ORDER BY count(DISTINCT n.day) DESC, t.file, t.title`,
+    dayParams(range),
+  );
+  const [r, c, l, f, n] = await Promise.all([runs, cases, lookbackCases, flaky, newFailures]);
+  const run = r.rows[0] ?? { total: 0, passed: 0, failed: 0, avg_ms: null };
+  const caseStats = c.rows[0] ?? { total: 0, fast: null, medium: null, slow: null };
+  const lookbackTotal = l.rows[0]?.total ?? 0;
+  return {
+    metrics: {
+      totalRuns: run.total,
+      totalTestCases: caseStats.total,
+      avgRunsPerDay: round2(run.total / range.days),
+      failedRuns: run.failed,
+      passedRuns: run.passed,
+      flaky: {
+        totalFlakyTestCases: f.rows.length,
+        flakinessPercentage: percent(f.rows.length, lookbackTotal),
+      },
+      newFailures: {
+        totalNewFailures: n.rows.length,
+        newFailuresPercentage: percent(n.rows.length, caseStats.total),
+      },
+      avgExecutionTime: round2(run.avg_ms ?? 0),
+      durationThresholds: {
+        fast: round2(caseStats.fast ?? 0),
+        medium: round2(caseStats.medium ?? 0),
+        slow: round2(caseStats.slow ?? 0),
+      },
+    },
+    uniqueFlakyTests: uniqueTests(f.rows),
+    uniqueNewFailures: uniqueTests(n.rows),
+    range: {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      days: range.days,
+      flakyLookbackDays: query.days,
+    },
+  };
+}
