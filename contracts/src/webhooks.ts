@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { listEnvelope, successEnvelope } from './envelope';
+import type { RouteSpec } from './http';
+
+/**
+ * Outbound webhooks (spec §2 "Webhook subscription", §3, §4.9, §6; API.md "Webhook payload"), served by the
+ * webhooks service. Event names come in two spellings until the cutover of spec §6: the schemas accept
+ * both; which one a write may use and which one a read shows depends on the time, so the service decides.
+ */
+
+export const WEBHOOK_EVENT_NAMES = ['run.started', 'run.finished'] as const;
+/** The spec's current names. */
+export const WebhookEventName = z.enum(WEBHOOK_EVENT_NAMES);
+export type WebhookEventName = z.infer<typeof WebhookEventName>;
+
+/** The deprecated spellings of spec §6, accepted and shown until the cutover. */
+export const LegacyWebhookEventName = z.enum(['RUN_STARTED', 'RUN_FINISHED']);
+export type LegacyWebhookEventName = z.infer<typeof LegacyWebhookEventName>;
+
+export const LEGACY_EVENT_NAME: Record<WebhookEventName, LegacyWebhookEventName> = {
+  'run.started': 'RUN_STARTED',
+  'run.finished': 'RUN_FINISHED',
+};
+export const CURRENT_EVENT_NAME: Record<LegacyWebhookEventName, WebhookEventName> = {
+  RUN_STARTED: 'run.started',
+  RUN_FINISHED: 'run.finished',
+};
+
+/** Either spelling, as a write may carry it. */
+export const AnyWebhookEventName = z.enum([...WEBHOOK_EVENT_NAMES, 'RUN_STARTED', 'RUN_FINISHED']);
+export type AnyWebhookEventName = z.infer<typeof AnyWebhookEventName>;
+
+/** The default instant of the event-name cutover (spec §6, §9): 11 December 2026. */
+export const DEFAULT_EVENT_NAME_CUTOVER = '2026-12-11T00:00:00Z';
+
+/** `conditions.outcome`: filters run.finished only (spec §6). */
+export const WebhookOutcome = z.enum(['any', 'failed', 'passed']);
+export type WebhookOutcome = z.infer<typeof WebhookOutcome>;
+
+export const MAX_WEBHOOK_URL_LENGTH = 2_000;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
+
+const WebhookUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_WEBHOOK_URL_LENGTH)
+  .describe('http(s) URL that receives the deliveries; private and loopback addresses are refused');
+const WebhookEvents = z
+  .array(AnyWebhookEventName)
+  .min(1)
+  .max(10)
+  .describe('run.started, run.finished (or RUN_STARTED, RUN_FINISHED until the cutover)');
+const WebhookConditions = z.strictObject({ outcome: WebhookOutcome.default('any') });
+const WebhookDescription = z.string().max(MAX_WEBHOOK_DESCRIPTION_LENGTH);
+
+export const CreateWebhookRequest = z.strictObject({
+  url: WebhookUrl,
+  events: WebhookEvents,
+  conditions: WebhookConditions.default({ outcome: 'any' }),
+  description: WebhookDescription.default(''),
+});
+export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
+
+export const UpdateWebhookRequest = z
+  .strictObject({
+    url: WebhookUrl.optional(),
+    events: WebhookEvents.optional(),
+    conditions: WebhookConditions.optional(),
+    description: WebhookDescription.optional(),
+    active: z
+      .boolean()
+      .optional()
+      .describe('true re-enables a disabled subscription and clears its failure count; false pauses it'),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'must change at least one of url, events, conditions, description, active',
+  });
+export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
+
+export const Webhook = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  url: z.string(),
+  /** In the spelling of the moment: the older one until the cutover, the new one after it. */
+  events: z.array(AnyWebhookEventName),
+  conditions: z.object({ outcome: WebhookOutcome }),
+  description: z.string(),
+  active: z.boolean(),
+  /** Consecutive failed delivery attempts; 5 disable the subscription. */
+  failureCount: z.number().int().min(0),
+  /** When deliveries disabled it; null while active or when it was paused by an update. */
+  disabledAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Webhook = z.infer<typeof Webhook>;
+
+/** The create answer: the only one that carries the signing secret. */
+export const CreatedWebhook = Webhook.extend({
+  secret: z.string().describe('Signing secret (whsec_…); shown once, in this answer only'),
+});
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
+
+export const DeletedWebhook = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const DeliveryAttemptStatus = z.enum(['pending', 'succeeded', 'failed']);
+export type DeliveryAttemptStatus = z.infer<typeof DeliveryAttemptStatus>;
+
+/**
+ * One attempt of a delivery. `pending` is the next attempt of a delivery still waiting to be tried, so
+ * the list shows what is queued as well as what happened.
+ */
+export const WebhookDeliveryAttempt = z.object({
+  id: z.string(),
+  /** The X-Service-Delivery header: the same on every attempt of one delivery. */
+  deliveryId: z.string(),
+  webhookId: z.string(),
+  eventName: WebhookEventName,
+  /** 1 to 5. */
+  attempt: z.number().int().min(1),
+  status: DeliveryAttemptStatus,
+  /** The receiver's HTTP status; null when none came (refused, timed out, unreachable, or pending). */
+  statusCode: z.number().int().nullable(),
+  responseTimeMs: z.number().int().min(0).nullable(),
+  error: z.string().nullable(),
+  createdAt: z.iso.datetime().describe('When the delivery was queued'),
+  attemptedAt: z.iso.datetime().nullable(),
+  /** When the next attempt is due: set on a pending attempt and on a failed one that will be retried. */
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
+export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>;
+
+const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
+const limit = z.coerce.number().int().min(1).max(100).default(20);
+
+export const WebhooksPath = z.object({ projectId: z.string().min(1) });
+export const WebhookPath = z.object({ projectId: z.string().min(1), webhookId: z.string().min(1).max(100) });
+export const WebhooksQuery = z.object({ page, limit });
+export const WebhookDeliveriesQuery = z.object({
+  page,
+  limit,
+  status: DeliveryAttemptStatus.optional(),
+});
+export type WebhookDeliveriesQuery = z.infer<typeof WebhookDeliveriesQuery>;
+
+/** API.md "Webhook payload": `data.run`. */
+export const WebhookRun = z.object({
+  id: z.string(),
+  counter: z.number().int(),
+  status: z.enum(['running', 'finished']),
+  /** passed or failed once finished (failed: a test failed or the runner reported a failure); else null. */
+  outcome: z.enum(['passed', 'failed']).nullable(),
+  branch: z.string().nullable(),
+  environment: z.string().nullable(),
+  commit: z
+    .object({ sha: z.string(), message: z.string().optional(), author: z.string().optional() })
+    .nullable(),
+  stats: z.object({
+    total: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    flaky: z.number().int(),
+    skipped: z.number().int(),
+  }),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  url: z.string(),
+});
+export type WebhookRun = z.infer<typeof WebhookRun>;
+
+/** The delivered body. `eventName` is present only before the cutover. */
+export const WebhookPayload = z.object({
+  id: z.string(),
+  event: AnyWebhookEventName,
+  eventName: WebhookEventName.optional(),
+  createdAt: z.string(),
+  projectId: z.string(),
+  data: z.object({ run: WebhookRun }),
+});
+export type WebhookPayload = z.infer<typeof WebhookPayload>;
+
+const TAG = 'Webhooks';
+
+/** Spec §4.9. Reads for any member; create, update and delete for owner or admin (gateway and service). */
+export const webhookRoutes: RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/{projectId}/webhooks',
+    summary: 'List webhook subscriptions',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhooksPath,
+    query: WebhooksQuery,
+    responses: { 200: { description: 'OK', schema: listEnvelope(Webhook) } },
+  },
+  {
+    method: 'post',
+    path: '/{projectId}/webhooks',
+    summary: 'Create a webhook subscription (owner or admin); the answer carries its secret, once',
+    description:
+      'Event names may use either spelling until the cutover (11 December 2026); the older one is read back until then.',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhooksPath,
+    body: CreateWebhookRequest,
+    responses: { 201: { description: 'Created', schema: successEnvelope(CreatedWebhook) } },
+  },
+  {
+    method: 'get',
+    path: '/{projectId}/webhooks/{webhookId}',
+    summary: 'A webhook subscription',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhookPath,
+    responses: { 200: { description: 'OK', schema: successEnvelope(Webhook) } },
+  },
+  {
+    method: 'patch',
+    path: '/{projectId}/webhooks/{webhookId}',
+    summary: 'Update a webhook subscription (owner or admin); active=true re-enables it',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhookPath,
+    body: UpdateWebhookRequest,
+    responses: { 200: { description: 'OK', schema: successEnvelope(Webhook) } },
+  },
+  {
+    method: 'delete',
+    path: '/{projectId}/webhooks/{webhookId}',
+    summary: 'Delete a webhook subscription (owner or admin); its pending deliveries are dropped',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhookPath,
+    responses: { 200: { description: 'Deleted', schema: successEnvelope(DeletedWebhook) } },
+  },
+  {
+    method: 'get',
+    path: '/{projectId}/webhooks/{webhookId}/deliveries',
+    summary: 'Delivery attempts of a subscription, newest first',
+    tag: TAG,
+    security: 'bearer',
+    params: WebhookPath,
+    query: WebhookDeliveriesQuery,
+    responses: { 200: { description: 'OK', schema: listEnvelope(WebhookDeliveryAttempt) } },
+  },
+];

@@ -1,0 +1,188 @@
+import { Router } from 'express';
+import { webhookRoutes, type RouteSpec } from '@verdict/contracts';
+import {
+  createProjector,
+  eventOfMessage,
+  registerRoutes,
+  requireInternalIdentity,
+  type Clock,
+  type EventBus,
+  type Logger,
+  type SqlDatabase,
+  type Subscription,
+} from '@verdict/platform';
+import { createDispatcher, type Claimed, type Dispatcher, type Reservation } from './delivery/dispatcher';
+import {
+  webhookRunsProjection,
+  WEBHOOK_RUNS_PROJECTION,
+  type DeliveryHandoff,
+} from './projection/runsProjection';
+import { createWebhookTables, WEBHOOKS_SCHEMA } from './schema';
+import { createSecretBox } from './security/secrets';
+import { systemResolver, type Resolver } from './security/targets';
+import { webhookHttpRoutes } from './subscriptions/http';
+import { createSubscriptions } from './subscriptions/subscriptions';
+
+/** The topic the run events come from (the test-results service's), keyed by project. */
+export const TEST_RESULTS_TOPIC = 'test-results';
+export const WEBHOOKS_CONSUMER_GROUP = 'webhooks.dispatcher';
+
+export interface WebhooksPorts {
+  db: SqlDatabase;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** DNS for the SSRF check; the system resolver by default. */
+  resolve?: Resolver;
+}
+
+export interface WebhooksSettings {
+  /** Verifies the gateway's internal JWT on every request. */
+  internalSecret: string;
+  /** Derives the key that encrypts signing secrets at rest (at least 32 characters; keep it stable). */
+  secretKey: string;
+  /** VERDICT_PUBLIC_URL: the base of `data.run.url`. */
+  publicUrl: string;
+  /** VERDICT_EVENT_NAME_CUTOVER. */
+  eventNameCutover: Date;
+  /** VERDICT_WEBHOOK_RETRY_DELAYS, in milliseconds. */
+  retryDelaysMs: readonly number[];
+  /** VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS. */
+  allowPrivateNetworks: boolean;
+  /** VERDICT_WEBHOOK_TIMEOUT_MS. */
+  timeoutMs: number;
+  /** How often the dispatcher looks for due deliveries besides being woken (default 1,000 ms). */
+  pollIntervalMs?: number;
+  /** Requests in flight at once per replica (default 64). */
+  concurrency?: number;
+  /**
+   * Partitions of the run topic projected at the same time (default 4; the topic has 3 by default). Runs
+   * are keyed by project, so batches of different partitions never touch the same run.
+   */
+  concurrentPartitions?: number;
+  names?: { schema?: string; projection?: string; topic?: string; consumerGroup?: string };
+}
+
+export interface WebhooksModule {
+  /** Every route, behind the internal-identity check; mount it where the gateway forwards to. */
+  router: Router;
+  routes: RouteSpec[];
+  dispatcher: Dispatcher;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The webhooks service on its ports: subscriptions over HTTP, a projection of the run events that queues
+ * deliveries, and the dispatcher that sends them.
+ *
+ * @example const webhooks = createWebhooksModule(ports, settings); await webhooks.start(); app.use(webhooks.router);
+ */
+export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSettings): WebhooksModule {
+  const schema = settings.names?.schema ?? WEBHOOKS_SCHEMA;
+  const topic = settings.names?.topic ?? TEST_RESULTS_TOPIC;
+  const logger = ports.logger.child({ component: 'webhooks' });
+  const secrets = createSecretBox(settings.secretKey);
+  const targets = {
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    resolve: ports.resolve ?? systemResolver,
+  };
+  const subscriptions = createSubscriptions({
+    db: ports.db,
+    schema,
+    clock: ports.clock,
+    cutover: settings.eventNameCutover,
+    targets,
+    secrets,
+  });
+  const dispatcher = createDispatcher({
+    db: ports.db,
+    schema,
+    clock: ports.clock,
+    logger: ports.logger,
+    cutover: settings.eventNameCutover,
+    retryDelaysMs: settings.retryDelaysMs,
+    timeoutMs: settings.timeoutMs,
+    targets,
+    secrets,
+    ...(settings.pollIntervalMs === undefined ? {} : { pollIntervalMs: settings.pollIntervalMs }),
+    ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+  });
+  // Reservations of the batches being applied, by source event id, until their transaction ends.
+  const held = new Map<string, Reservation & { claimed: Claimed[] }>();
+  const handoff: DeliveryHandoff = {
+    reserve(eventIds) {
+      const reservation = dispatcher.reserve();
+      if (reservation === null) return null;
+      const kept = { ...reservation, claimed: [] };
+      for (const id of eventIds) held.set(id, kept);
+      return kept;
+    },
+  };
+  /** Sends what the batch queued under its reservations once committed; frees the slots either way. */
+  function settleHeld(eventIds: string[], committed: boolean): void {
+    const reservations = new Set<Reservation & { claimed: Claimed[] }>();
+    for (const id of eventIds) {
+      const reservation = held.get(id);
+      if (reservation === undefined) continue;
+      reservations.add(reservation);
+      held.delete(id);
+    }
+    for (const reservation of reservations)
+      dispatcher.sendReserved(reservation, committed ? reservation.claimed : []);
+  }
+  const projector = createProjector({
+    db: ports.db,
+    projection: webhookRunsProjection({
+      name: settings.names?.projection ?? WEBHOOK_RUNS_PROJECTION,
+      queueSchema: schema,
+      clock: ports.clock,
+      publicUrl: settings.publicUrl,
+      handoff,
+    }),
+    logger,
+  });
+  let subscription: Subscription | null = null;
+
+  const router = Router();
+  router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
+  registerRoutes(router, webhookHttpRoutes(subscriptions));
+
+  return {
+    router,
+    routes: webhookRoutes,
+    dispatcher,
+    async start() {
+      await createWebhookTables(ports.db, schema);
+      await projector.init();
+      await ports.bus.ensureTopics([topic]);
+      subscription = await ports.bus.subscribe({
+        groupId: settings.names?.consumerGroup ?? WEBHOOKS_CONSUMER_GROUP,
+        topics: [topic],
+        fromBeginning: true,
+        concurrentPartitions: settings.concurrentPartitions ?? 4,
+        handleBatch: async (messages) => {
+          const events = messages.map(eventOfMessage);
+          const ids = events.map((event) => event.eventId);
+          let applied: number;
+          try {
+            applied = await projector.applyEvents(events);
+          } catch (error) {
+            settleHeld(ids, false);
+            throw error;
+          }
+          settleHeld(ids, true);
+          // Deliveries queued beyond the reserved slots (or by a replica without any) wait for a claim.
+          if (applied > 0) dispatcher.notify();
+        },
+      });
+      dispatcher.start();
+      logger.info({ topic, schema }, 'webhooks started');
+    },
+    async stop() {
+      await subscription?.stop();
+      subscription = null;
+      await dispatcher.stop();
+    },
+  };
+}
