@@ -2,7 +2,7 @@
  * PDF reports (API.md): a run report or a period report, drawn with pdfkit as vector charts — the pass-rate
  * trend (line), the flaky tests (bars) and the slowest tests (bars) — below a header of key figures.
  */
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 
 export interface ReportContent {
   title: string;
@@ -118,7 +118,9 @@ function barChart(
  *
  * @example const pdf = await renderReport({ title: 'Run #42', … });
  */
-export function renderReport(content: ReportContent): Promise<Buffer> {
+export async function renderReport(content: ReportContent): Promise<Buffer> {
+  // Loaded on the first report, not at start: pdfkit and its fonts cost ~26 MB of memory in every process.
+  const { default: PDFDocument }: { default: typeof PDFKitDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
