@@ -84,7 +84,10 @@ export interface TargetPolicy {
   resolve: Resolver;
 }
 
-export type TargetCheck = { ok: true; url: URL; address: ResolvedAddress } | { ok: false; reason: string };
+export type TargetCheck =
+  | { ok: true; url: URL; address: ResolvedAddress }
+  /** `unresolved`: the name has no address right now (unknown, or DNS unreachable), which may change. */
+  | { ok: false; reason: string; unresolved?: boolean };
 
 /** The host of a URL without IPv6 brackets. */
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -125,9 +128,10 @@ export async function checkTarget(raw: string, policy: TargetPolicy): Promise<Ta
     try {
       addresses = await policy.resolve(host);
     } catch {
-      return { ok: false, reason: `host ${host} does not resolve` };
+      return { ok: false, reason: `host ${host} does not resolve`, unresolved: true };
     }
-    if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` };
+    if (addresses.length === 0)
+      return { ok: false, reason: `host ${host} does not resolve`, unresolved: true };
   }
   if (!policy.allowPrivateNetworks) {
     const refused = addresses.find((a) => isPrivateAddress(a.address));

@@ -70,8 +70,15 @@ describe('checkTarget', () => {
     ['gopher://public.example/', 'must use http or https'],
     ['https://a:b@public.example/', 'must not carry a user name or password'],
     ['/relative', 'must be an absolute http or https URL'],
-    ['https://unknown.example/', 'host unknown.example does not resolve'],
   ])('when the url is %s, then it is refused: %s', async (url, reason) => {
     expect(await checkTarget(url, closed)).toEqual({ ok: false, reason });
+  });
+
+  it('when the host does not resolve, then it is refused and marked unresolved (a delivery fails; a subscription may wait)', async () => {
+    expect(await checkTarget('https://unknown.example/', closed)).toEqual({
+      ok: false,
+      reason: 'host unknown.example does not resolve',
+      unresolved: true,
+    });
   });
 });

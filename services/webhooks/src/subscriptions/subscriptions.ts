@@ -16,7 +16,7 @@ import {
   type WebhookOutcome,
 } from '@verdict/contracts';
 import { NotFoundError, ValidationError, newId, type Clock, type SqlDatabase } from '@verdict/platform';
-import { checkTarget, type TargetPolicy } from '../security/targets';
+import { checkTarget, checkUrlShape, type TargetPolicy } from '../security/targets';
 import { newSigningSecret, type SecretBox } from '../security/secrets';
 import { displayEventName, normalizeEventNames } from './eventNames';
 
@@ -62,10 +62,19 @@ function webhookOf(row: SubscriptionRow, now: Date, cutover: Date): Webhook {
   };
 }
 
+/**
+ * A URL whose name resolves to a forbidden address is refused now. One that does not resolve at all is
+ * accepted: DNS may be down, or the receiver's record not published yet; every delivery checks the
+ * address again and an unresolvable one fails that attempt.
+ */
 async function requireReachableUrl(url: string, targets: TargetPolicy): Promise<string> {
   const target = await checkTarget(url, targets);
-  if (!target.ok) throw new ValidationError(`url: ${target.reason}`);
-  return target.url.toString();
+  if (target.ok) return target.url.toString();
+  if (target.unresolved) {
+    const shape = checkUrlShape(url);
+    if (shape.ok) return shape.url.toString();
+  }
+  throw new ValidationError(`url: ${target.reason}`);
 }
 
 export function createSubscriptions(deps: SubscriptionsDeps) {
