@@ -70,7 +70,7 @@ function event(
  * Runs spread evenly over the last 90 days, each executing every test case on one platform: 2% fail at every
  * attempt, 1% fail then pass on a retry (a second result). Yields the events run by run, in batches.
  */
-function* runsOf(projectId: string, results: number, now: number): Generator<StoredEvent[]> {
+export function* runsOf(projectId: string, results: number, now: number): Generator<StoredEvent[]> {
   const next = random(42);
   const runs = Math.max(1, Math.round(results / (TEST_CASES * 1.01)));
   const base = Array.from({ length: TEST_CASES }, () => 20 + Math.floor(next() * next() * 3_000));
@@ -303,7 +303,14 @@ export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
   await new Promise((resolve) => server.close(resolve));
   await gateway.stop();
   await db.exec(`DROP TABLE ${plain}`);
-  for (const schema of [names.readModelSchema, gatewayNames.storeSchema, gatewayNames.readModelSchema]) {
+  // VERDICT_BENCH_ANALYTICS_KEEP=1 keeps the projected read model, to EXPLAIN queries on it afterwards.
+  const keep = process.env.VERDICT_BENCH_ANALYTICS_KEEP === '1';
+  if (keep) process.stderr.write(`[bench] analytics: read model kept in schema ${names.readModelSchema}\n`);
+  for (const schema of [
+    ...(keep ? [] : [names.readModelSchema]),
+    gatewayNames.storeSchema,
+    gatewayNames.readModelSchema,
+  ]) {
     await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   }
   await db.close();

@@ -1,15 +1,19 @@
 /**
- * The analytics read model, fed only by the test-results events. Base rows: `runs`, `attempts` (one per
- * result), `test_cases`, and `case_runs` (one execution: a test case on one platform in one run, with its
- * outcome over all attempts and its run's environment, branch and commit). Derived rows, so that queries over
- * a million results stay small: `case_days` (executions per test case, platform, environment, branch and UTC
- * day, and `case_day_totals` over every platform, environment and branch of the day), `new_failures` (failed executions whose previous execution in the same environment, branch and
- * platform passed, or that had none), `commit_conflicts` (failed executions of a test case that also
- * passed on the same commit) and `usage_hours` (executions per project and hour, for billing periods).
+ * The analytics read model, fed only by the test-results events. Base rows: `runs`, `test_cases`, and
+ * `case_runs` (one execution: a test case on one platform in one run, with the attempts it has counted, its
+ * outcome over them and its run's environment, branch and commit). Derived rows, so that queries over a
+ * million results stay small: `case_days` (executions per test case, platform, environment, branch and UTC
+ * day, and `case_day_totals` over every platform, environment and branch of the day), `new_failures`
+ * (failed executions whose previous execution in the same environment, branch and platform passed, or that
+ * had none), `commit_conflicts` (failed executions of a test case that also passed on the same commit) and
+ * `usage_hours` (executions per project and hour, for billing periods).
  *
- * Invariants: base rows are upserts by natural key; every derived row is recomputed from the base rows of
- * the keys a batch touched (before and after the batch), never incremented. So an event applied twice,
- * results before their run.created, or attempts out of order all end in the same tables.
+ * Invariants: base rows are upserts by natural key, an attempt counted once per execution. Derived counts
+ * move by the difference between an execution's row before and after the batch (so an event applied twice
+ * moves nothing); an execution that moved (run.created after its results, an earlier attempt arriving late)
+ * has its derived rows recounted from the base rows instead. New failures and commit conflicts are
+ * re-decided only where a failure is involved. So an event applied twice, results before their run.created,
+ * or attempts out of order all end in the same tables.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -52,17 +56,8 @@ function tableDefinitions(s: string): string[] {
        skipped integer NOT NULL DEFAULT 0
      )`,
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${s}.runs (project_id, started_at DESC)`,
-    `CREATE TABLE IF NOT EXISTS ${s}.attempts (
-       run_id text NOT NULL,
-       case_id text NOT NULL,
-       platform text NOT NULL,
-       attempt integer NOT NULL,
-       status text NOT NULL,
-       expected_status text,
-       duration_ms double precision NOT NULL,
-       started_at timestamptz NOT NULL,
-       PRIMARY KEY (run_id, case_id, platform, attempt)
-     )`,
+    // The runs of a commit, then their executions by primary key: cheaper than one more index on case_runs.
+    `CREATE INDEX IF NOT EXISTS runs_commit ON ${s}.runs (project_id, commit_sha)`,
     `CREATE TABLE IF NOT EXISTS ${s}.test_cases (
        project_id text NOT NULL,
        case_id text NOT NULL,
@@ -80,6 +75,11 @@ function tableDefinitions(s: string): string[] {
        project_id text NOT NULL,
        outcome text NOT NULL,
        attempts integer NOT NULL,
+       -- The attempts already counted (so one applied twice is not) and what they said: some went as the
+       -- runner expected (ok), some went wrong (bad); the outcome follows from the two.
+       attempt_numbers integer[] NOT NULL,
+       ok boolean NOT NULL,
+       bad boolean NOT NULL,
        duration_ms double precision NOT NULL,
        started_at timestamptz NOT NULL,
        day date NOT NULL,
@@ -90,13 +90,11 @@ function tableDefinitions(s: string): string[] {
      )`,
     `CREATE INDEX IF NOT EXISTS case_runs_group ON ${s}.case_runs
        (project_id, case_id, environment, branch, platform, started_at, run_id)`,
-    `CREATE INDEX IF NOT EXISTS case_runs_commit ON ${s}.case_runs (project_id, case_id, commit_sha)`,
     // Failures are a few percent of executions: these small indexes answer "did it fail there?" cheaply.
     `CREATE INDEX IF NOT EXISTS case_runs_failed_commit ON ${s}.case_runs (project_id, case_id, commit_sha)
        WHERE outcome = 'failed'`,
     `CREATE INDEX IF NOT EXISTS case_runs_failed_group ON ${s}.case_runs
        (project_id, case_id, environment, branch, platform, started_at) WHERE outcome = 'failed'`,
-    `CREATE INDEX IF NOT EXISTS case_runs_started ON ${s}.case_runs (project_id, started_at)`,
     `CREATE TABLE IF NOT EXISTS ${s}.case_days (
        project_id text NOT NULL,
        day date NOT NULL,
@@ -129,6 +127,7 @@ function tableDefinitions(s: string): string[] {
        duration_sum double precision NOT NULL,
        duration_max double precision NOT NULL,
        last_at timestamptz NOT NULL,
+       last_run_id text NOT NULL,
        last_outcome text NOT NULL,
        PRIMARY KEY (project_id, day, case_id)
      )`,
@@ -267,77 +266,269 @@ async function applyRunFinished(
 }
 
 /**
- * The outcome of an execution from its attempts: as the runner expected (passed unless it said otherwise)
- * at some attempt → passed, or flaky when another attempt went wrong; only wrong attempts → failed; only
- * skipped attempts → skipped.
+ * The outcome of an execution from what its attempts said: some attempt as the runner expected (passed
+ * unless it said otherwise) → passed, or flaky when another attempt went wrong; only wrong attempts →
+ * failed; only skipped attempts → skipped.
  */
-const OUTCOME_OF_ATTEMPTS = `CASE
-    WHEN bool_or(a.status <> 'skipped' AND a.status = coalesce(a.expected_status, 'passed'))
-      THEN CASE WHEN bool_or(a.status <> 'skipped' AND a.status <> coalesce(a.expected_status, 'passed'))
-        THEN 'flaky' ELSE 'passed' END
-    WHEN bool_or(a.status <> 'skipped') THEN 'failed'
-    ELSE 'skipped' END`;
+const outcomeOf = (
+  ok: string,
+  bad: string,
+) => `CASE WHEN ${ok} THEN CASE WHEN ${bad} THEN 'flaky' ELSE 'passed' END
+    WHEN ${bad} THEN 'failed' ELSE 'skipped' END`;
 
-async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<ExecutionKey[]> {
+/** One execution a batch wrote: its row after the batch, and before it when it existed. */
+interface Change extends ExecutionKey {
+  outcome: string;
+  duration_ms: number;
+  existed: boolean;
+  inserted: boolean;
+  old_outcome: string | null;
+  old_duration: number | null;
+  old_started_at: string | null;
+  old_day: string | null;
+  /** A later failed execution in its (case, environment, branch, platform): its new-failure status may change. */
+  later_failed: boolean;
+  /** A failed execution of the same test case on the same commit: a pass here makes a commit conflict. */
+  failed_on_commit: boolean;
+}
+
+const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Files the results' attempts into their executions (case_runs) in one statement: attempts already counted
+ * are skipped, the rest merged into the flags, duration and start of their execution. Returns every
+ * execution written, with its row before, so derived rows move by the difference.
+ */
+async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<Change[]> {
   if (rows.length === 0) return [];
-  const json = JSON.stringify(rows);
-  await tx.query(
-    `INSERT INTO ${s}.attempts (run_id, case_id, platform, attempt, status, expected_status, duration_ms, started_at)
-     SELECT run_id, case_id, platform, attempt, status, expected_status, duration_ms, started_at
-     FROM jsonb_to_recordset($1::jsonb) AS r(run_id text, case_id text, platform text, attempt integer,
-       status text, expected_status text, duration_ms double precision, started_at timestamptz)
-     ON CONFLICT DO NOTHING`,
-    [json],
-  );
-  await tx.query(
-    `INSERT INTO ${s}.test_cases (project_id, case_id, file, title, full_title, platforms, tags)
-     SELECT project_id, case_id, min(file), min(title), min(full_title),
-       ARRAY(SELECT DISTINCT p FROM unnest(array_agg(platform)) AS p WHERE p <> '' ORDER BY 1),
-       ARRAY(SELECT DISTINCT t FROM jsonb_array_elements(jsonb_agg(tags)) AS j(x),
-             jsonb_array_elements_text(j.x) AS t ORDER BY 1)
-     FROM jsonb_to_recordset($1::jsonb) AS r(project_id text, case_id text, file text, title text,
-       full_title text, platform text, tags jsonb)
-     GROUP BY project_id, case_id
-     ON CONFLICT (project_id, case_id) DO UPDATE SET
-       platforms = ARRAY(SELECT DISTINCT p FROM unnest(test_cases.platforms || EXCLUDED.platforms) AS p ORDER BY 1),
-       tags = ARRAY(SELECT DISTINCT t FROM unnest(test_cases.tags || EXCLUDED.tags) AS t ORDER BY 1)
-     WHERE NOT (test_cases.platforms @> EXCLUDED.platforms AND test_cases.tags @> EXCLUDED.tags)`,
-    [json],
-  );
-  const touched = JSON.stringify(
-    [...new Map(rows.map((r) => [`${r.run_id}\u0000${r.case_id}\u0000${r.platform}`, r])).values()].map(
-      (r) => ({ run_id: r.run_id, case_id: r.case_id, platform: r.platform, project_id: r.project_id }),
-    ),
-  );
-  const before = await keysOfExecutions(
-    tx,
-    s,
-    `(run_id, case_id, platform) IN (SELECT run_id, case_id, platform
-       FROM jsonb_to_recordset($1::jsonb) AS t(run_id text, case_id text, platform text))`,
-    [touched],
-  );
-  const { rows: after } = await tx.query<ExecutionKey>(
-    `WITH touched AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(run_id text, case_id text, platform text, project_id text)
+  const column = <K extends keyof ResultRow>(key: K) => rows.map((r) => r[key]);
+  await upsertTestCases(tx, s, rows);
+  const ok = `i.status <> 'skipped' AND i.status = coalesce(i.expected_status, 'passed')`;
+  const bad = `i.status <> 'skipped' AND i.status <> coalesce(i.expected_status, 'passed')`;
+  const { rows: changes } = await tx.query<Change>(
+    `WITH input AS (
+       SELECT DISTINCT ON (run_id, case_id, platform, attempt) *
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::float8[],
+         $8::timestamptz[], $9::text[])
+         AS i(run_id, case_id, platform, attempt, status, expected_status, duration_ms, started_at, project_id)
      ),
-     computed AS (
-       SELECT a.run_id, a.case_id, a.platform, min(t.project_id) AS project_id, ${OUTCOME_OF_ATTEMPTS} AS outcome,
-         count(*)::int AS attempts, sum(a.duration_ms) AS duration_ms, min(a.started_at) AS started_at
-       FROM ${s}.attempts a JOIN touched t USING (run_id, case_id, platform)
-       GROUP BY a.run_id, a.case_id, a.platform
+     existing AS (
+       SELECT c.run_id, c.case_id, c.platform, c.attempt_numbers, c.outcome, c.duration_ms, c.started_at, c.day
+       FROM ${s}.case_runs c
+       WHERE (c.run_id, c.case_id, c.platform) IN (SELECT run_id, case_id, platform FROM input)
+       FOR UPDATE
+     ),
+     fresh AS (
+       SELECT i.run_id, i.case_id, i.platform, min(i.project_id) AS project_id,
+         array_agg(i.attempt ORDER BY i.attempt) AS attempt_numbers, count(*)::int AS attempts,
+         bool_or(${ok}) AS ok, bool_or(${bad}) AS bad, sum(i.duration_ms) AS duration_ms,
+         min(i.started_at) AS started_at
+       FROM input i LEFT JOIN existing e USING (run_id, case_id, platform)
+       WHERE e.run_id IS NULL OR NOT (i.attempt = ANY(e.attempt_numbers))
+       GROUP BY i.run_id, i.case_id, i.platform
+     ),
+     written AS (
+       INSERT INTO ${s}.case_runs AS c (run_id, case_id, platform, project_id, outcome, attempts, attempt_numbers,
+         ok, bad, duration_ms, started_at, day, environment, branch, commit_sha)
+       SELECT f.run_id, f.case_id, f.platform, f.project_id, ${outcomeOf('f.ok', 'f.bad')}, f.attempts,
+         f.attempt_numbers, f.ok, f.bad, f.duration_ms, f.started_at, (f.started_at AT TIME ZONE 'UTC')::date,
+         coalesce(r.environment, ''), coalesce(r.branch, ''), r.commit_sha
+       FROM fresh f LEFT JOIN ${s}.runs r ON r.id = f.run_id
+       ON CONFLICT (run_id, case_id, platform) DO UPDATE SET
+         attempt_numbers = ARRAY(SELECT unnest(c.attempt_numbers || EXCLUDED.attempt_numbers) ORDER BY 1),
+         attempts = c.attempts + EXCLUDED.attempts, ok = c.ok OR EXCLUDED.ok, bad = c.bad OR EXCLUDED.bad,
+         outcome = ${outcomeOf('(c.ok OR EXCLUDED.ok)', '(c.bad OR EXCLUDED.bad)')},
+         duration_ms = c.duration_ms + EXCLUDED.duration_ms, started_at = least(c.started_at, EXCLUDED.started_at),
+         day = (least(c.started_at, EXCLUDED.started_at) AT TIME ZONE 'UTC')::date
+       RETURNING c.run_id, c.case_id, c.platform, c.project_id, c.environment, c.branch, c.commit_sha, c.outcome,
+         c.duration_ms, c.started_at, c.day, (c.xmax::text = '0') AS inserted
      )
-     INSERT INTO ${s}.case_runs AS c (run_id, case_id, platform, project_id, outcome, attempts, duration_ms,
-       started_at, day, environment, branch, commit_sha)
-     SELECT x.run_id, x.case_id, x.platform, x.project_id, x.outcome, x.attempts, x.duration_ms, x.started_at,
-       (x.started_at AT TIME ZONE 'UTC')::date, coalesce(r.environment, ''), coalesce(r.branch, ''), r.commit_sha
-     FROM computed x LEFT JOIN ${s}.runs r ON r.id = x.run_id
-     ON CONFLICT (run_id, case_id, platform) DO UPDATE SET outcome = EXCLUDED.outcome,
-       attempts = EXCLUDED.attempts, duration_ms = EXCLUDED.duration_ms, started_at = EXCLUDED.started_at,
-       day = EXCLUDED.day
-     RETURNING ${EXECUTION_KEY_COLUMNS}`,
-    [touched],
+     SELECT w.run_id, w.case_id, w.platform, w.project_id, w.environment, w.branch, w.commit_sha, w.outcome,
+       w.duration_ms, ${ISO('w.started_at')} AS started_at, w.day::text AS day, w.inserted,
+       e.run_id IS NOT NULL AS existed, e.outcome AS old_outcome, e.duration_ms AS old_duration,
+       ${ISO('e.started_at')} AS old_started_at, e.day::text AS old_day,
+       EXISTS (SELECT 1 FROM ${s}.case_runs l WHERE l.outcome = 'failed' AND l.project_id = w.project_id
+         AND l.case_id = w.case_id AND l.environment = w.environment AND l.branch = w.branch
+         AND l.platform = w.platform AND l.started_at > w.started_at) AS later_failed,
+       w.commit_sha IS NOT NULL AND w.outcome IN ('passed', 'flaky') AND EXISTS (
+         SELECT 1 FROM ${s}.case_runs l WHERE l.outcome = 'failed' AND l.project_id = w.project_id
+           AND l.case_id = w.case_id AND l.commit_sha = w.commit_sha) AS failed_on_commit
+     FROM written w LEFT JOIN existing e USING (run_id, case_id, platform)`,
+    [
+      column('run_id'),
+      column('case_id'),
+      column('platform'),
+      column('attempt'),
+      column('status'),
+      column('expected_status'),
+      column('duration_ms'),
+      column('started_at'),
+      column('project_id'),
+    ],
   );
-  return [...before, ...after];
+  return changes;
+}
+
+const SEPARATOR = '\u001f';
+
+/** Files new test cases, and new platforms and tags of known ones; a batch of known ones writes nothing. */
+async function upsertTestCases(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<void> {
+  const cases = new Map<string, ResultRow & { platforms: Set<string>; tagSet: Set<string> }>();
+  for (const row of rows) {
+    const key = `${row.project_id}${SEPARATOR}${row.case_id}`;
+    const seen = cases.get(key) ?? { ...row, platforms: new Set<string>(), tagSet: new Set<string>() };
+    if (row.platform !== NONE) seen.platforms.add(row.platform);
+    for (const tag of row.tags) seen.tagSet.add(tag);
+    cases.set(key, seen);
+  }
+  const list = [...cases.values()];
+  const joined = (values: Set<string>) => [...values].join(SEPARATOR);
+  await tx.query(
+    `INSERT INTO ${s}.test_cases AS t (project_id, case_id, file, title, full_title, platforms, tags)
+     SELECT u.project_id, u.case_id, u.file, u.title, u.full_title,
+       ARRAY(SELECT DISTINCT p FROM unnest(string_to_array(u.platforms, E'\\x1f')) AS p WHERE p <> '' ORDER BY 1),
+       ARRAY(SELECT DISTINCT x FROM unnest(string_to_array(u.tags, E'\\x1f')) AS x WHERE x <> '' ORDER BY 1)
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+       AS u(project_id, case_id, file, title, full_title, platforms, tags)
+     WHERE NOT EXISTS (
+       SELECT 1 FROM ${s}.test_cases k WHERE k.project_id = u.project_id AND k.case_id = u.case_id
+         AND k.platforms @> coalesce(string_to_array(nullif(u.platforms, ''), E'\\x1f'), '{}')
+         AND k.tags @> coalesce(string_to_array(nullif(u.tags, ''), E'\\x1f'), '{}'))
+     ON CONFLICT (project_id, case_id) DO UPDATE SET
+       platforms = ARRAY(SELECT DISTINCT p FROM unnest(t.platforms || EXCLUDED.platforms) AS p ORDER BY 1),
+       tags = ARRAY(SELECT DISTINCT x FROM unnest(t.tags || EXCLUDED.tags) AS x ORDER BY 1)
+     WHERE NOT (t.platforms @> EXCLUDED.platforms AND t.tags @> EXCLUDED.tags)`,
+    [
+      list.map((c) => c.project_id),
+      list.map((c) => c.case_id),
+      list.map((c) => c.file),
+      list.map((c) => c.title),
+      list.map((c) => c.full_title),
+      list.map((c) => joined(c.platforms)),
+      list.map((c) => joined(c.tagSet)),
+    ],
+  );
+}
+
+/**
+ * Moves case_days, case_day_totals, usage_hours and the runs' stats by the difference each execution made
+ * (row after minus row before), for executions that kept their day and start: then an execution's latest
+ * state only ever replaces itself as the latest of its day, and its duration only grows (attempts add up).
+ */
+async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promise<void> {
+  if (changes.length === 0) return;
+  const column = <K extends keyof Change>(key: K) => changes.map((c) => c[key]);
+  const input = `SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
+      $7::text[], $8::timestamptz[], $9::text[], $10::float8[], $11::text[], $12::float8[])
+    AS x(project_id, day, case_id, platform, environment, branch, run_id, started_at, outcome, duration_ms,
+      old_outcome, old_duration)`;
+  const sums = `count(*) FILTER (WHERE old_outcome IS NULL)::int AS executions,
+      (count(*) FILTER (WHERE outcome = 'passed') - count(*) FILTER (WHERE old_outcome = 'passed'))::int AS passed,
+      (count(*) FILTER (WHERE outcome = 'failed') - count(*) FILTER (WHERE old_outcome = 'failed'))::int AS failed,
+      (count(*) FILTER (WHERE outcome = 'flaky') - count(*) FILTER (WHERE old_outcome = 'flaky'))::int AS flaky,
+      (count(*) FILTER (WHERE outcome = 'skipped') - count(*) FILTER (WHERE old_outcome = 'skipped'))::int AS skipped,
+      sum(duration_ms - coalesce(old_duration, 0)) AS duration_sum, max(duration_ms) AS duration_max`;
+  // Per group: the sums, and its latest execution of the batch.
+  const grouped = (key: string) => `SELECT g.*, l.started_at AS last_at, l.run_id AS last_run_id,
+      l.duration_ms AS last_duration, l.outcome AS last_outcome
+    FROM (SELECT ${key}, ${sums} FROM (${input}) x GROUP BY ${key}) g
+    JOIN (SELECT DISTINCT ON (${key}) * FROM (${input}) x ORDER BY ${key}, started_at DESC, run_id DESC) l
+      USING (${key})
+    ORDER BY ${key}`;
+  const added = (table: string) => `executions = ${table}.executions + EXCLUDED.executions,
+      passed = ${table}.passed + EXCLUDED.passed, failed = ${table}.failed + EXCLUDED.failed,
+      flaky = ${table}.flaky + EXCLUDED.flaky, skipped = ${table}.skipped + EXCLUDED.skipped,
+      duration_sum = ${table}.duration_sum + EXCLUDED.duration_sum,
+      duration_max = greatest(${table}.duration_max, EXCLUDED.duration_max)`;
+  const latest = (table: string, columns: string[]) =>
+    columns
+      .map(
+        (
+          c,
+        ) => `${c} = CASE WHEN (EXCLUDED.last_at, EXCLUDED.last_run_id) >= (${table}.last_at, ${table}.last_run_id)
+          THEN EXCLUDED.${c} ELSE ${table}.${c} END`,
+      )
+      .join(', ');
+  const params = [
+    column('project_id'),
+    column('day'),
+    column('case_id'),
+    column('platform'),
+    column('environment'),
+    column('branch'),
+    column('run_id'),
+    column('started_at'),
+    column('outcome'),
+    column('duration_ms'),
+    column('old_outcome'),
+    column('old_duration'),
+  ];
+  await tx.query(
+    `INSERT INTO ${s}.case_days AS d (project_id, day, case_id, platform, environment, branch, executions, passed,
+       failed, flaky, skipped, duration_sum, duration_max, last_at, last_run_id, last_duration, last_outcome)
+     SELECT project_id, day, case_id, platform, environment, branch, executions, passed, failed, flaky, skipped,
+       duration_sum, duration_max, last_at, last_run_id, last_duration, last_outcome
+     FROM (${grouped('project_id, day, case_id, platform, environment, branch')}) g
+     ON CONFLICT (project_id, day, case_id, platform, environment, branch) DO UPDATE SET ${added('d')},
+       ${latest('d', ['last_duration', 'last_outcome', 'last_run_id', 'last_at'])}`,
+    params,
+  );
+  await tx.query(
+    `INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky, skipped,
+       duration_sum, duration_max, last_at, last_run_id, last_outcome)
+     SELECT project_id, day, case_id, executions, passed, failed, flaky, skipped, duration_sum, duration_max,
+       last_at, last_run_id, last_outcome
+     FROM (${grouped('project_id, day, case_id')}) g
+     ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
+       ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`,
+    params,
+  );
+}
+
+/** Usage and run stats move by the difference of every execution, whatever it changed. */
+async function applyCounts(tx: SqlExecutor, s: string, changes: Change[]): Promise<void> {
+  if (changes.length === 0) return;
+  const fresh = changes.filter((c) => !c.existed);
+  if (fresh.length > 0) {
+    await tx.query(
+      `INSERT INTO ${s}.usage_hours AS u (project_id, hour, executions)
+       SELECT project_id, date_trunc('hour', started_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', count(*)::int
+       FROM unnest($1::text[], $2::timestamptz[]) AS x(project_id, started_at)
+       GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (project_id, hour) DO UPDATE SET executions = u.executions + EXCLUDED.executions`,
+      [fresh.map((c) => c.project_id), fresh.map((c) => c.started_at)],
+    );
+  }
+  const moved = changes.filter(
+    (c) => c.old_started_at !== null && c.old_started_at.slice(0, 13) !== c.started_at.slice(0, 13),
+  );
+  if (moved.length > 0) {
+    // An attempt that started earlier than those counted can move its execution to an earlier hour.
+    await tx.query(
+      `INSERT INTO ${s}.usage_hours AS u (project_id, hour, executions)
+       SELECT project_id, date_trunc('hour', at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', sum(n)::int
+       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS x(project_id, before, after),
+         LATERAL (VALUES (before, -1), (after, 1)) AS m(at, n)
+       GROUP BY 1, 2 ORDER BY 1, 2
+       ON CONFLICT (project_id, hour) DO UPDATE SET executions = u.executions + EXCLUDED.executions`,
+      [moved.map((c) => c.project_id), moved.map((c) => c.old_started_at), moved.map((c) => c.started_at)],
+    );
+  }
+  await tx.query(
+    `UPDATE ${s}.runs AS run SET total = run.total + x.total, passed = run.passed + x.passed,
+       failed = run.failed + x.failed, flaky = run.flaky + x.flaky, skipped = run.skipped + x.skipped
+     FROM (
+       SELECT run_id, count(*) FILTER (WHERE old_outcome IS NULL)::int AS total,
+         (count(*) FILTER (WHERE outcome = 'passed') - count(*) FILTER (WHERE old_outcome = 'passed'))::int AS passed,
+         (count(*) FILTER (WHERE outcome = 'failed') - count(*) FILTER (WHERE old_outcome = 'failed'))::int AS failed,
+         (count(*) FILTER (WHERE outcome = 'flaky') - count(*) FILTER (WHERE old_outcome = 'flaky'))::int AS flaky,
+         (count(*) FILTER (WHERE outcome = 'skipped') - count(*) FILTER (WHERE old_outcome = 'skipped'))::int AS skipped
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS x(run_id, outcome, old_outcome)
+       GROUP BY run_id
+     ) AS x
+     WHERE run.id = x.run_id`,
+    [changes.map((c) => c.run_id), changes.map((c) => c.outcome), changes.map((c) => c.old_outcome)],
+  );
 }
 
 function unique<T>(items: T[], key: (item: T) => string): T[] {
@@ -403,9 +594,10 @@ async function recomputeCaseDays(tx: SqlExecutor, s: string, keys: ExecutionKey[
   );
   await tx.query(
     `INSERT INTO ${s}.case_day_totals (project_id, day, case_id, executions, passed, failed, flaky, skipped,
-       duration_sum, duration_max, last_at, last_outcome)
+       duration_sum, duration_max, last_at, last_run_id, last_outcome)
      SELECT c.project_id, c.day, c.case_id, sum(c.executions), sum(c.passed), sum(c.failed), sum(c.flaky),
        sum(c.skipped), sum(c.duration_sum), max(c.duration_max), max(c.last_at),
+       (array_agg(c.last_run_id ORDER BY c.last_at DESC, c.last_run_id DESC))[1],
        (array_agg(c.last_outcome ORDER BY c.last_at DESC, c.last_run_id DESC))[1]
      FROM (${dirtyTotals}) d
      JOIN ${s}.case_days c ON c.project_id = d.project_id AND c.day = d.day AND c.case_id = d.case_id
@@ -473,6 +665,7 @@ async function recomputeNewFailures(tx: SqlExecutor, s: string, keys: ExecutionK
 
 /** Re-decides, for every touched (case, commit), which failed executions contradict a pass on that commit. */
 async function recomputeCommitConflicts(tx: SqlExecutor, s: string, keys: ExecutionKey[]): Promise<void> {
+  if (keys.length === 0) return;
   const commits = unique(
     keys.filter((k) => k.commit_sha !== null),
     (k) => [k.project_id, k.case_id, k.commit_sha].join('\u0000'),
@@ -498,32 +691,17 @@ async function recomputeCommitConflicts(tx: SqlExecutor, s: string, keys: Execut
     `INSERT INTO ${s}.commit_conflicts (run_id, case_id, platform, project_id, commit_sha, environment, branch, day)
      SELECT c.run_id, c.case_id, c.platform, c.project_id, c.commit_sha, c.environment, c.branch, c.day
      FROM (${dirty}) d
-     JOIN ${s}.case_runs c ON c.project_id = d.project_id AND c.case_id = d.case_id AND c.commit_sha = d.commit_sha
-       AND c.outcome = 'failed'
+     -- Looked up per commit (OFFSET 0 keeps it a lookup): the failures of a project are too many to hash.
+     CROSS JOIN LATERAL (
+       SELECT * FROM ${s}.case_runs c WHERE c.project_id = d.project_id AND c.case_id = d.case_id
+         AND c.commit_sha = d.commit_sha AND c.outcome = 'failed' OFFSET 0
+     ) c
      WHERE EXISTS (
-       SELECT 1 FROM ${s}.case_runs p
-       WHERE (p.project_id, p.case_id, p.commit_sha) = (d.project_id, d.case_id, d.commit_sha)
+       SELECT 1 FROM ${s}.runs r JOIN ${s}.case_runs p ON p.run_id = r.id AND p.case_id = d.case_id
+       WHERE r.project_id = d.project_id AND r.commit_sha = d.commit_sha AND p.commit_sha = d.commit_sha
          AND p.outcome IN ('passed', 'flaky'))
      ON CONFLICT DO NOTHING`,
     [json],
-  );
-}
-
-/** Recounts the executions of every touched (project, hour). */
-async function recomputeUsage(tx: SqlExecutor, s: string, keys: ExecutionKey[]): Promise<void> {
-  const hours = unique(
-    keys.map((k) => ({ project_id: k.project_id, hour: `${k.started_at.slice(0, 13)}:00:00Z` })),
-    (h) => `${h.project_id}\u0000${h.hour}`,
-  );
-  if (hours.length === 0) return;
-  await tx.query(
-    `INSERT INTO ${s}.usage_hours (project_id, hour, executions)
-     SELECT d.project_id, d.hour,
-       (SELECT count(*)::int FROM ${s}.case_runs c WHERE c.project_id = d.project_id
-          AND c.started_at >= d.hour AND c.started_at < d.hour + interval '1 hour')
-     FROM jsonb_to_recordset($1::jsonb) AS d(project_id text, hour timestamptz)
-     ON CONFLICT (project_id, hour) DO UPDATE SET executions = EXCLUDED.executions`,
-    [JSON.stringify(hours)],
   );
 }
 
@@ -579,27 +757,60 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
     },
     async apply(tx, events, schema) {
-      const keys: ExecutionKey[] = [];
+      // Executions whose derived rows are recounted from the base rows (moved to another day or group),
+      // whose group's new failures and whose commit's conflicts are re-decided, and runs recounted.
+      const recount: ExecutionKey[] = [];
+      const decide: ExecutionKey[] = [];
+      const conflicts: ExecutionKey[] = [];
       const runIds = new Set<string>();
       let results: ResultRow[] = [];
       // Lifecycle events apply in order, after the results before them, so a run.created later in the
       // batch finds those results' executions.
       const flush = async () => {
-        keys.push(...(await applyResults(tx, schema, results)));
+        const changes = await applyResults(tx, schema, results);
         results = [];
+        const moved = (c: Change) => ({
+          ...c,
+          started_at: c.old_started_at ?? c.started_at,
+          day: c.old_day ?? c.day,
+        });
+        const fast: Change[] = [];
+        for (const change of changes) {
+          // Kept its start (hence its day), or is new: its derived rows move by the difference. Written by
+          // another transaction meanwhile (not inserted here, yet not seen before): recounted.
+          const kept = change.existed ? change.old_started_at === change.started_at : change.inserted;
+          const failing = change.outcome === 'failed' || change.old_outcome === 'failed';
+          if (kept) fast.push(change);
+          else {
+            recount.push(change, moved(change));
+            runIds.add(change.run_id);
+          }
+          // Only failures are new failures, and only a failure's neighbours decide it.
+          if (!kept || failing || change.later_failed) decide.push(change, moved(change));
+          if (!kept || failing || change.failed_on_commit) conflicts.push(change);
+        }
+        await applyDeltas(tx, schema, fast);
+        await applyCounts(
+          tx,
+          schema,
+          changes.filter((c) => c.existed || c.inserted),
+        );
       };
       for (const stored of events) {
         const event = parseTestResultsEvent(stored);
         switch (event.type) {
           case 'test.result-recorded':
             results.push(resultRow(projectOf(stored), event.data));
-            runIds.add(event.data.runId);
             break;
-          case 'run.created':
+          case 'run.created': {
             await flush();
-            keys.push(...(await applyRunCreated(tx, schema, event.data)));
+            const keys = await applyRunCreated(tx, schema, event.data);
+            recount.push(...keys);
+            decide.push(...keys);
+            conflicts.push(...keys);
             runIds.add(event.data.runId);
             break;
+          }
           case 'run.finished':
             await flush();
             await applyRunFinished(tx, schema, projectOf(stored), event.data);
@@ -609,10 +820,9 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
         }
       }
       await flush();
-      await recomputeCaseDays(tx, schema, keys);
-      await recomputeNewFailures(tx, schema, keys);
-      await recomputeCommitConflicts(tx, schema, keys);
-      await recomputeUsage(tx, schema, keys);
+      await recomputeCaseDays(tx, schema, recount);
+      await recomputeNewFailures(tx, schema, decide);
+      await recomputeCommitConflicts(tx, schema, conflicts);
       await recomputeRunStats(tx, schema, [...runIds].sort());
     },
   };
