@@ -1,0 +1,230 @@
+import {
+  ManualCaseAttachmentAdded,
+  ManualCaseCreated,
+  ManualCaseRevised,
+  ManualReleaseCreated,
+  ManualRunCaseUpdated,
+  ManualRunCreated,
+  ManualSessionCreated,
+  ManualSessionUpdated,
+  ManualSuiteCreated,
+  ManualSuiteUpdated,
+  TestResultRecorded,
+  UserCreated,
+  type EventEnvelope,
+} from '@verdict/contracts';
+import { createProjector, silentLogger, type Projection, type SqlDatabase } from '@verdict/platform';
+import { uniqueName } from '@verdict/platform/testing';
+import { DEFAULT_CONTENT } from '../cases/decide';
+import { linkedTestsProjection } from '../links/linkedTests';
+import { testDatabases } from '../testing';
+import { manualReadModel } from './readModel';
+
+const at = '2026-03-01T10:00:00.000Z';
+const by = 'user-1';
+let global = 0;
+const positions = new Map<string, number>();
+
+function envelope(streamId: string, event: { type: string; version: number; data: unknown }): EventEnvelope {
+  global += 1;
+  const position = (positions.get(streamId) ?? 0) + 1;
+  positions.set(streamId, position);
+  return {
+    eventId: `e-${global}`,
+    type: event.type,
+    version: event.version,
+    streamId,
+    streamPosition: position,
+    globalPosition: global,
+    occurredAt: at,
+    correlationId: null,
+    causationId: null,
+    projectId: 'p1',
+    data: event.data,
+  };
+}
+
+/** One of every event the projections read. */
+function history(): EventEnvelope[] {
+  const content = { ...DEFAULT_CONTENT, title: 'Log in' };
+  return [
+    envelope(
+      'user-ada',
+      UserCreated.of({ userId: by, email: 'a@x.io', firstName: 'A', lastName: 'L', createdAt: at }),
+    ),
+    envelope(
+      'mt-suite-s1',
+      ManualSuiteCreated.of({
+        suiteId: 's1',
+        projectId: 'p1',
+        fields: { name: 'S', description: '', parentId: null },
+        by,
+        at,
+      }),
+    ),
+    envelope('mt-suite-s1', ManualSuiteUpdated.of({ suiteId: 's1', set: { name: 'S2' }, by, at })),
+    envelope(
+      'mt-case-c1',
+      ManualCaseCreated.of({
+        caseId: 'c1',
+        projectId: 'p1',
+        number: 1,
+        content,
+        comments: [{ id: 'k1', text: 'hi' }],
+        issues: ['J-1'],
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-case-c1',
+      ManualCaseRevised.of({
+        caseId: 'c1',
+        revision: 2,
+        set: { title: 'Sign in', suiteId: 's1' },
+        previous: { title: 'Log in', suiteId: null },
+        comments: [{ id: 'k2', text: 'again' }],
+        issuesLinked: ['J-2'],
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-case-c1',
+      ManualCaseAttachmentAdded.of({
+        caseId: 'c1',
+        attachment: {
+          id: 'a1',
+          fileName: 'x.png',
+          originalFileName: 'x.png',
+          fileSize: 3,
+          mimeType: 'image/png',
+          blobKey: 'k/a1',
+          stepRef: null,
+        },
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-release-r1',
+      ManualReleaseCreated.of({
+        releaseId: 'r1',
+        projectId: 'p1',
+        number: 1,
+        fields: { name: '1.0', description: '', startDate: null, dueDate: null, status: 'planned' },
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-run-u1',
+      ManualRunCreated.of({
+        runId: 'u1',
+        projectId: 'p1',
+        number: 1,
+        name: 'R',
+        description: '',
+        releaseId: 'r1',
+        assigneeUserId: null,
+        cases: [{ refId: 'rc1', caseId: 'c1', number: 1, title: 'Log in', revision: 1 }],
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-run-u1',
+      ManualRunCaseUpdated.of({ runId: 'u1', refId: 'rc1', mode: 'quick', result: 'failed', by, at }),
+    ),
+    envelope(
+      'mt-run-u1',
+      ManualRunCaseUpdated.of({ runId: 'u1', refId: 'rc1', mode: 'detailed', comment: 'why', by, at }),
+    ),
+    envelope(
+      'mt-session-x1',
+      ManualSessionCreated.of({
+        sessionId: 'x1',
+        projectId: 'p1',
+        fields: {
+          charter: 'C',
+          status: 'planned',
+          notes: '',
+          findings: [],
+          releaseId: null,
+          assigneeUserId: null,
+        },
+        by,
+        at,
+      }),
+    ),
+    envelope(
+      'mt-session-x1',
+      ManualSessionUpdated.of({ sessionId: 'x1', set: { status: 'completed' }, by, at }),
+    ),
+    envelope(
+      'run-1-results',
+      TestResultRecorded.of({
+        runId: 'run-1',
+        item: {
+          file: 'a.spec.ts',
+          titlePath: ['t @TC-1'],
+          attempt: 0,
+          status: 'passed',
+          durationMs: 1,
+          startedAt: at,
+        },
+      }),
+    ),
+  ];
+}
+
+const TABLES = [
+  'users',
+  'suites',
+  'cases',
+  'case_docs',
+  'case_history',
+  'runs',
+  'run_cases',
+  'releases',
+  'sessions',
+];
+
+async function snapshot(db: SqlDatabase, schema: string, tables: string[]) {
+  const result: Record<string, unknown[]> = {};
+  for (const table of tables) {
+    result[table] = (await db.query(`SELECT * FROM ${schema}.${table} ORDER BY 1, 2`)).rows;
+  }
+  return result;
+}
+
+describe.each(testDatabases())('the read models on $name', (database) => {
+  let db: SqlDatabase;
+  beforeAll(async () => {
+    db = await database.open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it.each([
+    ['read model', (name: string) => manualReadModel(name), TABLES],
+    ['linked tests', (name: string) => linkedTestsProjection(name), ['linked_tests']],
+  ] as [string, (name: string) => Projection, string[]][])(
+    'when the same events are applied twice to the %s, then it is the same as after once',
+    async (_which, projectionOf, tables) => {
+      const name = uniqueName('mtp');
+      const projection = projectionOf(name);
+      const projector = createProjector({ db, projection, logger: silentLogger() });
+      await projector.init();
+      const events = history();
+      expect(await projector.applyEvents(events)).toBe(events.length);
+      const once = await snapshot(db, name, tables);
+      expect(await projector.applyEvents(events)).toBe(0);
+      // Past the checkpoints too: the statements themselves are upserts guarded by position.
+      await db.transaction((tx) => projection.apply(tx, events, name));
+      expect(await snapshot(db, name, tables)).toEqual(once);
+      expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+    },
+  );
+});

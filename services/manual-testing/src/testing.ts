@@ -1,0 +1,268 @@
+import type { SqlDatabase } from '@verdict/platform';
+import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createPostgresDatabase } from '@verdict/platform/postgres';
+import { requireServer } from '@verdict/platform/testing';
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  MembershipSet,
+  UserCreated,
+  type EventEnvelope,
+  type ResultItem,
+  TestResultRecorded,
+} from '@verdict/contracts';
+import {
+  createFilesystemBlobStore,
+  createHttpApp,
+  createInProcessBus,
+  createMemoryCheckpointStore,
+  INTERNAL_IDENTITY_HEADER,
+  listen,
+  mintInternalToken,
+  newId,
+  newSecret,
+  silentLogger,
+  systemClock,
+  toMessage,
+  type Clock,
+  type EventBus,
+  type InternalIdentity,
+} from '@verdict/platform';
+import { uniqueName } from '@verdict/platform/testing';
+import { createManualTestingModule, type ManualTestingModule } from './module';
+
+/**
+ * FOR TESTS ONLY: the two databases every integration test of this service runs on — the embedded mode's
+ * PGlite (in memory) and the distributed mode's real PostgreSQL (which must be running; never skipped).
+ */
+export interface TestDatabase {
+  name: string;
+  open(): Promise<SqlDatabase>;
+}
+
+export function testDatabases(): TestDatabase[] {
+  return [
+    { name: 'PGlite (in memory)', open: () => createPGliteDatabase() },
+    {
+      name: 'PostgreSQL',
+      open: async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 8 }),
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FOR TESTS ONLY: the module mounted in an HTTP app, called as the gateway would (internal JWT).
+
+export const ORGANIZATION = 'org-1';
+export const PROJECT = 'project-1';
+export const OWNER = { userId: 'user-ada', email: 'Ada@Example.com', firstName: 'Ada', lastName: 'Lovelace' };
+export const TESTER = { userId: 'user-bob', email: 'bob@example.com', firstName: 'Bob', lastName: 'Tester' };
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: { success: boolean; data: T; pagination?: unknown; error?: { code: string; message: string } };
+}
+
+export interface RunningService {
+  module: ManualTestingModule;
+  base: string;
+  bus: EventBus;
+  names: { identityTopic: string; testResultsTopic: string; readModelSchema: string; linksSchema: string };
+  // Answers are read field by field in tests; typing each one would say nothing the assertions don't.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  call<T = any>(
+    method: string,
+    url: string,
+    body?: unknown,
+    as?: Partial<InternalIdentity>,
+  ): Promise<Answer<T>>;
+  /** Publishes events on the identity topic as the gateway's relay would. */
+  publishIdentity(events: { type: string; version: number; data: unknown }[]): Promise<void>;
+  /** Publishes automated results on the test-results topic as its relay would. */
+  publishResults(projectId: string, runId: string, items: ResultItem[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let position = 0;
+function envelopeOf(
+  streamId: string,
+  event: { type: string; version: number; data: unknown },
+  projectId: string | null,
+): EventEnvelope {
+  position += 1;
+  return {
+    eventId: newId(),
+    type: event.type,
+    version: event.version,
+    streamId,
+    streamPosition: 1,
+    globalPosition: position,
+    occurredAt: new Date().toISOString(),
+    correlationId: null,
+    causationId: null,
+    projectId,
+    data: event.data,
+  };
+}
+
+export async function startService(
+  db: SqlDatabase,
+  options: { bus?: EventBus; clock?: Clock } = {},
+): Promise<RunningService> {
+  const secret = newSecret(32);
+  const bus = options.bus ?? createInProcessBus();
+  const blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-manual-'));
+  const names = {
+    storeSchema: uniqueName('mt'),
+    topic: uniqueName('mt'),
+    readModelSchema: uniqueName('mtr'),
+    linksSchema: uniqueName('mtl'),
+    identityTopic: uniqueName('identity'),
+    testResultsTopic: uniqueName('results'),
+  };
+  const module = createManualTestingModule(
+    {
+      db,
+      bus,
+      blobs: createFilesystemBlobStore({ root: blobDir }),
+      checkpoints: createMemoryCheckpointStore(),
+      clock: options.clock ?? systemClock,
+      logger: silentLogger(),
+    },
+    {
+      internalSecret: secret,
+      publicUrl: 'http://localhost',
+      urlSigningSecret: newSecret(32),
+      attachmentMaxBytes: 1024,
+      names,
+    },
+  );
+  await module.start();
+  const { app, finish } = createHttpApp({ logger: silentLogger(), service: 'manual-testing' });
+  app.use(module.router);
+  finish(app);
+  const server: Server = await listen(app, { host: '127.0.0.1', port: 0 });
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const streams = new Map<string, number>();
+  const publish = async (
+    topic: string,
+    key: string,
+    streamId: string,
+    event: { type: string; version: number; data: unknown },
+    projectId: string | null,
+  ) => {
+    const envelope = envelopeOf(streamId, event, projectId);
+    const at = (streams.get(streamId) ?? 0) + 1;
+    streams.set(streamId, at);
+    await bus.publish(topic, [toMessage({ ...envelope, streamPosition: at }, key)]);
+  };
+  const service: RunningService = {
+    module,
+    base,
+    bus,
+    names,
+    async call(method, url, body, as = {}) {
+      const identity: InternalIdentity = {
+        organizationId: ORGANIZATION,
+        projectId: PROJECT,
+        userId: OWNER.userId,
+        role: 'owner',
+        scopes: ['public-api'],
+        tokenId: 'token-1',
+        ...as,
+      };
+      const headers: Record<string, string> = {
+        [INTERNAL_IDENTITY_HEADER]: mintInternalToken(identity, { secret }),
+      };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers,
+        body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Answer<never>['body'] };
+    },
+    async publishIdentity(events) {
+      for (const event of events) {
+        const data = event.data as { userId?: string; organizationId?: string; email?: string };
+        const streamId =
+          event.type === 'user.created'
+            ? `user-${data.email ?? ''}`
+            : `organization-${data.organizationId ?? ''}`;
+        await publish(names.identityTopic, streamId, streamId, event, null);
+      }
+    },
+    async publishResults(projectId, runId, items) {
+      for (const item of items) {
+        await publish(
+          names.testResultsTopic,
+          projectId,
+          `run-${runId}-results`,
+          TestResultRecorded.of({ runId, item }),
+          projectId,
+        );
+      }
+    },
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      await module.stop();
+      if (!options.bus) await bus.close();
+      rmSync(blobDir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
+
+/** The organization's two users, as the identity topic announces them. */
+export function identityEvents() {
+  const at = new Date().toISOString();
+  return [OWNER, TESTER].flatMap((user) => [
+    UserCreated.of({
+      userId: user.userId,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      createdAt: at,
+    }),
+    MembershipSet.of({
+      organizationId: ORGANIZATION,
+      userId: user.userId,
+      role: user === OWNER ? 'owner' : 'member',
+      previousRole: null,
+      setAt: at,
+    }),
+  ]);
+}
+
+/**
+ * Starts the service and announces the organization's users on the identity topic; resolves once the
+ * read model knows them.
+ */
+export async function startWithUsers(db: SqlDatabase, options: { bus?: EventBus; clock?: Clock } = {}) {
+  const service = await startService(db, options);
+  await service.publishIdentity(identityEvents());
+  await eventually(async () => {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${service.names.readModelSchema}.memberships`,
+    );
+    return rows[0]?.n === 2;
+  });
+  return service;
+}
+
+/** Polls until `check` holds (asynchronous projections from another topic); fails after 30 s. */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
