@@ -14,6 +14,9 @@ const { root, node22, infraDir, log, readEnvFile, provisionInfra, stopInfra } = 
 
 /** Every service that runs as its own process, in start order. A new service is one more line. */
 const testResultsPort = process.env.VERDICT_TEST_RESULTS_PORT || '8081';
+const manualTestingPort = process.env.VERDICT_MANUAL_TESTING_PORT || '8083';
+const webhooksPort = process.env.VERDICT_WEBHOOKS_PORT || '8082';
+const analyticsPort = process.env.VERDICT_ANALYTICS_PORT || '8084';
 const services = [
   {
     name: 'gateway',
@@ -21,9 +24,16 @@ const services = [
     port: process.env.PORT || '8080',
     env: {
       VERDICT_TEST_RESULTS_URL: process.env.VERDICT_TEST_RESULTS_URL || `http://127.0.0.1:${testResultsPort}`,
+      VERDICT_MANUAL_TESTING_URL:
+        process.env.VERDICT_MANUAL_TESTING_URL || `http://127.0.0.1:${manualTestingPort}`,
+      VERDICT_WEBHOOKS_URL: process.env.VERDICT_WEBHOOKS_URL || `http://127.0.0.1:${webhooksPort}`,
+      VERDICT_ANALYTICS_URL: process.env.VERDICT_ANALYTICS_URL || `http://127.0.0.1:${analyticsPort}`,
     },
   },
   { name: 'test-results', entry: 'services/test-results/src/main.ts', port: testResultsPort },
+  { name: 'manual-testing', entry: 'services/manual-testing/src/main.ts', port: manualTestingPort },
+  { name: 'webhooks', entry: 'services/webhooks/src/main.ts', port: webhooksPort },
+  { name: 'analytics', entry: 'services/analytics/src/main.ts', port: analyticsPort },
 ];
 
 const READY_TIMEOUT_MS = 120_000;

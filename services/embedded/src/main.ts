@@ -23,6 +23,9 @@ import {
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createTestResultsModule } from '@verdict/test-results';
+import { createManualTestingModule } from '@verdict/manual-testing';
+import { createAnalyticsModule } from '@verdict/analytics';
+import { createWebhooksModule, WebhookSettingsConfig } from '@verdict/webhooks';
 import { EmbeddedConfig } from './config';
 
 const VERSION = '0.1.0';
@@ -80,6 +83,25 @@ async function main(): Promise<void> {
     { internalSecret, artifactMaxBytes: config.artifactMaxBytes, publicUrl, urlSigningSecret },
   );
   await testResults.start();
+  const manualTesting = createManualTestingModule(
+    { db, bus, blobs, checkpoints: createMemoryCheckpointStore(), clock: systemClock, logger },
+    { internalSecret, publicUrl, urlSigningSecret, attachmentMaxBytes: config.artifactMaxBytes },
+  );
+  await manualTesting.start();
+  // Signing secrets are stored encrypted with a key that must outlive restarts: kept in the data folder.
+  const webhooks = createWebhooksModule(
+    { db, bus, clock: systemClock, logger },
+    {
+      internalSecret,
+      secretKey: keptSecret(config.dataDir, 'webhook-secret-key'),
+      publicUrl,
+      ...loadConfig(WebhookSettingsConfig),
+    },
+  );
+  await webhooks.start();
+  // Analytics projects the test-results and identity topics of the in-process bus into its read models.
+  const analytics = createAnalyticsModule({ db, bus, clock: systemClock, logger }, { internalSecret });
+  await analytics.start();
 
   const adminKey = await resolveAdminKey({ configured: config.adminKey, dataDir: config.dataDir });
   const gateway = await startGateway(
@@ -96,6 +118,21 @@ async function main(): Promise<void> {
           routes: testResults.routes,
           target: { kind: 'in-process', router: testResults.router },
         },
+        {
+          name: 'manual-testing',
+          routes: manualTesting.routes,
+          target: { kind: 'in-process', router: manualTesting.router },
+        },
+        {
+          name: 'webhooks',
+          routes: webhooks.routes,
+          target: { kind: 'in-process', router: webhooks.router },
+        },
+        {
+          name: 'analytics',
+          routes: analytics.routes,
+          target: { kind: 'in-process', router: analytics.router },
+        },
       ],
     },
   );
@@ -108,6 +145,9 @@ async function main(): Promise<void> {
     closeServer(server),
     () => gateway.stop(),
     () => testResults.stop(),
+    () => manualTesting.stop(),
+    () => webhooks.stop(),
+    () => analytics.stop(),
     () => bus.close(),
     () => rateLimiter.close(),
     () => kv.close(),

@@ -23,6 +23,9 @@ export const GatewayConfig = z
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
     VERDICT_TRUST_PROXY: z.string().optional(),
     VERDICT_TEST_RESULTS_URL: z.url().default('http://127.0.0.1:8081'),
+    VERDICT_MANUAL_TESTING_URL: z.url().default('http://127.0.0.1:8083'),
+    VERDICT_WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),
+    VERDICT_ANALYTICS_URL: z.url().default('http://127.0.0.1:8084'),
     LOG_LEVEL: LogLevel,
   })
   .transform((env) => ({
@@ -39,6 +42,9 @@ export const GatewayConfig = z
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
     testResultsUrl: env.VERDICT_TEST_RESULTS_URL,
+    manualTestingUrl: env.VERDICT_MANUAL_TESTING_URL,
+    webhooksUrl: env.VERDICT_WEBHOOKS_URL,
+    analyticsUrl: env.VERDICT_ANALYTICS_URL,
     logLevel: env.LOG_LEVEL,
   }));
 export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -13,13 +13,15 @@ import {
 } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { createRedisKeyValue } from '@verdict/platform/redis';
-import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
+import { createRedisStores } from '@verdict/platform/redis';
 import {
   debugBundleRoutes,
+  manualTestingRoutes,
   testResultsImportRoutes,
   testResultsIngestRoutes,
   testResultsReadRoutes,
+  webhookRoutes,
+  analyticsRoutes,
 } from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
@@ -32,8 +34,8 @@ async function main(): Promise<void> {
     applicationName: 'verdict-gateway',
   });
   const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: 'verdict-gateway', logger });
-  const kv = createRedisKeyValue({ url: config.redisUrl, logger });
-  const rateLimiter = createRedisRateLimiter({ url: config.redisUrl, logger });
+  // One connection: the rate limits and the identity version read of a request leave in one write.
+  const { kv, rateLimiter } = createRedisStores({ url: config.redisUrl, logger });
   const gateway = await startGateway(
     {
       db,
@@ -65,6 +67,13 @@ async function main(): Promise<void> {
           ],
           target: { kind: 'http', url: config.testResultsUrl },
         },
+        {
+          name: 'manual-testing',
+          routes: manualTestingRoutes,
+          target: { kind: 'http', url: config.manualTestingUrl },
+        },
+        { name: 'webhooks', routes: webhookRoutes, target: { kind: 'http', url: config.webhooksUrl } },
+        { name: 'analytics', routes: analyticsRoutes, target: { kind: 'http', url: config.analyticsUrl } },
       ],
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     },
