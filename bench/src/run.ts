@@ -2,11 +2,15 @@
 // the real servers that infra/local provides, and prints one table with the baseline of the same run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { benchAnalytics } from './analytics.bench';
 import { benchEmbeddedMemory } from './embeddedMemory.bench';
 import { benchEventBus } from './eventBus.bench';
 import { benchEventStore } from './eventStore.bench';
 import { benchGateway } from './gateway.bench';
+import { benchIngest } from './ingest.bench';
+import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
+import { benchWebhooks } from './webhooks.bench';
 import type { BenchRow } from './table';
 import { printTable } from './table';
 
@@ -21,11 +25,29 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   bus: () => benchEventBus(server('KAFKA_BROKERS').split(',')),
   relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
   memory: () => benchEmbeddedMemory(),
+  ingest: () =>
+    benchIngest({
+      databaseUrl: server('DATABASE_URL'),
+      kafkaBrokers: server('KAFKA_BROKERS'),
+      redisUrl: server('REDIS_URL'),
+    }),
+  analytics: () => benchAnalytics(server('DATABASE_URL')),
   gateway: () =>
     benchGateway({
       databaseUrl: server('DATABASE_URL'),
       kafkaBrokers: server('KAFKA_BROKERS'),
       redisUrl: server('REDIS_URL'),
+    }),
+  manual: () =>
+    benchManualTesting({
+      databaseUrl: server('DATABASE_URL'),
+      kafkaBrokers: server('KAFKA_BROKERS'),
+      redisUrl: server('REDIS_URL'),
+    }),
+  webhooks: () =>
+    benchWebhooks({
+      databaseUrl: server('DATABASE_URL'),
+      kafkaBrokers: server('KAFKA_BROKERS').split(','),
     }),
 };
 
