@@ -8,6 +8,12 @@ import { sleep } from './table';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 
+// A bench that dies (an unexpected answer, Ctrl-C) must not leave servers behind that load the next run.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export interface Child {
   process: ChildProcess;
   port: number;
@@ -65,6 +71,8 @@ export async function startNode(name: string, args: string[], env: NodeJS.Proces
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   try {
     await waitUntilReady(child, `http://127.0.0.1:${port}/readyz`);
   } catch (error) {

@@ -19,7 +19,7 @@ import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createTestResultsModule } from '@verdict/test-results';
 import { createWebhooksModule } from '@verdict/webhooks';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { uniqueNameForBench } from './support';
@@ -160,11 +160,12 @@ export async function benchWebhooks(options: {
   const topic = uniqueNameForBench('bench_tr');
   const trSchema = uniqueNameForBench('bench_tr');
   const webhooksSchema = uniqueNameForBench('bench_wh');
+  const blobDir = mkdtempSync(path.join(tmpdir(), 'bench-wh-'));
   const testResults = createTestResultsModule(
     {
       db: trDb,
       bus: trBus,
-      blobs: createFilesystemBlobStore({ root: mkdtempSync(path.join(tmpdir(), 'bench-wh-')) }),
+      blobs: createFilesystemBlobStore({ root: blobDir }),
       checkpoints: await createSqlCheckpointStore(trDb, trSchema),
       clock: systemClock,
       logger,
@@ -353,6 +354,7 @@ export async function benchWebhooks(options: {
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   await Promise.all([trBusRaw.close(), whBusRaw.close()]);
   await Promise.all([trDb.close(), whPool.close()]);
+  rmSync(blobDir, { recursive: true, force: true });
 
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);

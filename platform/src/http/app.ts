@@ -49,6 +49,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const registry = options.metrics ?? serviceRegistry(options.service);
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: hashing every JSON answer costs each request a SHA-1 of its body, and API answers (usage
+  // counts, run progress) change too often for conditional requests to pay that back.
+  app.set('etag', false);
   // Express 5's default, stated: repeated parameters become arrays, never nested objects.
   app.set('query parser', 'simple');
 
