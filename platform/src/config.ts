@@ -53,3 +53,22 @@ export const envIntegerList = (defaultValue: string) =>
       }
       return numbers;
     });
+
+/**
+ * The variables every process of the distributed mode reads: where it listens, its PostgreSQL and Kafka,
+ * the secret of the gateway's internal identity, and its log level. Secrets have no defaults.
+ *
+ * @example const Config = z.object({ ...distributedProcessEnv(8081), VERDICT_PUBLIC_URL: z.url() });
+ */
+export const distributedProcessEnv = (defaultPort: number) => ({
+  // Each process of the distributed mode has its own PORT; the launcher sets it.
+  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPort),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
+  VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** KAFKA_BROKERS as the list the Kafka adapter takes. */
+export const brokerList = (value: string): string[] => value.split(',').map((broker) => broker.trim());

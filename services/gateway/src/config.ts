@@ -1,7 +1,6 @@
 import path from 'node:path';
+import { brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
-
-const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /**
  * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
@@ -9,13 +8,9 @@ const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'si
  */
 export const GatewayConfig = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
-    KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
+    ...distributedProcessEnv(8080),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
     VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters'),
-    VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
     VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
     VERDICT_BLOB_DIR: z.string().min(1).optional(),
@@ -26,13 +21,12 @@ export const GatewayConfig = z
     VERDICT_MANUAL_TESTING_URL: z.url().default('http://127.0.0.1:8083'),
     VERDICT_WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),
     VERDICT_ANALYTICS_URL: z.url().default('http://127.0.0.1:8084'),
-    LOG_LEVEL: LogLevel,
   })
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
-    kafkaBrokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+    kafkaBrokers: brokerList(env.KAFKA_BROKERS),
     redisUrl: env.REDIS_URL,
     adminKey: env.VERDICT_ADMIN_KEY,
     internalSecret: env.VERDICT_INTERNAL_SECRET,

@@ -1,5 +1,5 @@
 import { DEFAULT_EVENT_NAME_CUTOVER } from '@verdict/contracts';
-import { envBoolean, envIntegerList } from '@verdict/platform';
+import { envBoolean, envIntegerList, brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
 
 /** The variables every mode of the webhooks service reads (README, "Configuration"). */
@@ -16,24 +16,18 @@ export const WebhookEnv = {
 /** The webhooks process of the distributed mode. Secrets have no defaults. */
 export const WebhooksConfig = z
   .object({
-    // Each process of the distributed mode has its own PORT; the launcher sets it.
-    PORT: z.coerce.number().int().min(0).max(65535).default(8082),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
-    KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
-    VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    ...distributedProcessEnv(8082),
     // Encrypts signing secrets at rest; falls back to VERDICT_INTERNAL_SECRET (then never rotate that one
     // alone, or stored secrets can no longer be read).
     VERDICT_WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     VERDICT_PUBLIC_URL: z.url().default('http://localhost:8080'),
     ...WebhookEnv,
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
-    kafkaBrokers: env.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+    kafkaBrokers: brokerList(env.KAFKA_BROKERS),
     internalSecret: env.VERDICT_INTERNAL_SECRET,
     secretKey: env.VERDICT_WEBHOOK_SECRET_KEY ?? env.VERDICT_INTERNAL_SECRET,
     publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),
