@@ -374,8 +374,9 @@ async function stopConsumer(
  * meanwhile (and fetched again after the rejoin), so that the member rejoins at once instead of after
  * every queued batch. The flag expires after rebalanceTimeout, so a missed rejoin event cannot stall it.
  */
-class Membership {
+export class Membership {
   private pendingSince: number | undefined;
+  private joins = 0;
 
   constructor(private readonly rebalanceTimeoutMs: number) {}
 
@@ -383,11 +384,23 @@ class Membership {
     return this.pendingSince !== undefined && Date.now() - this.pendingSince < this.rebalanceTimeoutMs;
   }
 
-  mustRejoin(): void {
+  /** How many times this member has joined its group; a batch notes it when it starts. */
+  get generation(): number {
+    return this.joins;
+  }
+
+  /**
+   * A heartbeat of a batch that started in `generation` reported a rebalance. Ignored when the member has
+   * rejoined since: that heartbeat was in flight across the rejoin and speaks of the old generation, and
+   * taking it at its word would skip every batch until the flag expires.
+   */
+  mustRejoin(generation: number = this.joins): void {
+    if (generation !== this.joins) return;
     this.pendingSince ??= Date.now();
   }
 
   rejoined(): void {
+    this.joins += 1;
     this.pendingSince = undefined;
   }
 }
@@ -419,11 +432,12 @@ async function consumeBatch(
 ): Promise<void> {
   const { batch } = payload;
   if (context.membership.rejoinPending) return;
+  const generation = context.membership.generation;
   const rebalance = new AbortController();
   const giveUp = new AbortController();
   let giveUpTimer: NodeJS.Timeout | undefined;
   const markRebalancing = (): void => {
-    context.membership.mustRejoin();
+    context.membership.mustRejoin(generation);
     if (rebalance.signal.aborted) return;
     rebalance.abort();
     giveUpTimer = setTimeout(() => giveUp.abort(), options.stopTimeoutMs);
