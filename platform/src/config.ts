@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -72,3 +73,25 @@ export const distributedProcessEnv = (defaultPort: number) => ({
 
 /** KAFKA_BROKERS as the list the Kafka adapter takes. */
 export const brokerList = (value: string): string[] => value.split(',').map((broker) => broker.trim());
+
+/**
+ * The variables of a distributed process that keeps files in the blob store and signs their download
+ * URLs (test-results' artifacts, manual testing's attachments).
+ *
+ * @example const Config = z.object({ ...distributedProcessEnv(8081), ...blobStoreEnv });
+ */
+export const blobStoreEnv = {
+  VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  VERDICT_PUBLIC_URL: z.url().default('http://localhost:8080'),
+  VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
+  VERDICT_BLOB_DIR: z.string().min(1).optional(),
+  VERDICT_ARTIFACT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+};
+
+/** VERDICT_BLOB_DIR, else `blobs` under VERDICT_DATA_DIR, as an absolute path. */
+export const blobDirOf = (env: { VERDICT_BLOB_DIR?: string | undefined; VERDICT_DATA_DIR: string }): string =>
+  path.resolve(env.VERDICT_BLOB_DIR ?? path.join(env.VERDICT_DATA_DIR, 'blobs'));

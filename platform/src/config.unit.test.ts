@@ -1,5 +1,13 @@
+import path from 'node:path';
 import { z } from 'zod';
-import { brokerList, ConfigError, distributedProcessEnv, loadConfig } from './config';
+import {
+  blobDirOf,
+  blobStoreEnv,
+  brokerList,
+  ConfigError,
+  distributedProcessEnv,
+  loadConfig,
+} from './config';
 
 const Config = z.object({ ...distributedProcessEnv(8081) });
 const complete = {
@@ -25,5 +33,23 @@ describe('the configuration of a distributed process', () => {
 
   it('when KAFKA_BROKERS lists several brokers, then each is trimmed', () => {
     expect(brokerList(complete.KAFKA_BROKERS)).toEqual(['127.0.0.1:9092', '127.0.0.1:9093']);
+  });
+});
+
+describe('the blob store variables', () => {
+  const Blobs = z.object({ ...blobStoreEnv });
+
+  it('when VERDICT_BLOB_DIR is unset, then blobs live under the data folder, as an absolute path', () => {
+    const env = loadConfig(Blobs, { VERDICT_URL_SIGNING_SECRET: 's'.repeat(32), VERDICT_DATA_DIR: 'data' });
+    expect(blobDirOf(env)).toBe(path.resolve('data', 'blobs'));
+    expect(env.VERDICT_ARTIFACT_MAX_BYTES).toBe(100 * 1024 * 1024);
+  });
+
+  it('when VERDICT_BLOB_DIR is set, then it wins', () => {
+    const env = loadConfig(Blobs, {
+      VERDICT_URL_SIGNING_SECRET: 's'.repeat(32),
+      VERDICT_BLOB_DIR: '/srv/blobs',
+    });
+    expect(blobDirOf(env)).toBe('/srv/blobs');
   });
 });
