@@ -1,4 +1,6 @@
-import type { SqlDatabase } from '@verdict/platform';
+import type { Server } from 'node:http';
+import type { Router } from 'express';
+import { createHttpApp, listen, silentLogger, type SqlDatabase } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { requireServer } from '@verdict/platform/testing';
@@ -24,4 +26,23 @@ export function testDatabases(options: { postgresPoolSize?: number } = {}): Test
         }),
     },
   ];
+}
+
+/**
+ * FOR TESTS ONLY: the module's router behind the same HTTP stack its process runs (body limit, error
+ * envelope), on a free loopback port.
+ *
+ * @example const { server, base } = await serveOverHttp(module); await fetch(`${base}/p1/test-runs`);
+ */
+export async function serveOverHttp(module: { router: Router }): Promise<{ server: Server; base: string }> {
+  const { app, finish } = createHttpApp({
+    logger: silentLogger(),
+    service: 'test-results',
+    bodyLimit: '10mb',
+  });
+  app.use(module.router);
+  finish(app);
+  const server = await listen(app, { host: '127.0.0.1', port: 0 });
+  const address = server.address();
+  return { server, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 }

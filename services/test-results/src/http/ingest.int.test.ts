@@ -5,11 +5,9 @@ import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
 import {
   createFilesystemBlobStore,
-  createHttpApp,
   createInProcessBus,
   createMemoryCheckpointStore,
   INTERNAL_IDENTITY_HEADER,
-  listen,
   mintInternalToken,
   newSecret,
   silentLogger,
@@ -19,7 +17,7 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import { createTestResultsModule, type TestResultsModule } from '../module';
 import { realisticResult } from '../runs/fixtures';
-import { testDatabases } from '../testing';
+import { serveOverHttp, testDatabases } from '../testing';
 
 const secret = newSecret(32);
 const PROJECT = 'project-1';
@@ -76,16 +74,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       },
     );
     await module.start();
-    const { app, finish } = createHttpApp({
-      logger: silentLogger(),
-      service: 'test-results',
-      bodyLimit: '10mb',
-    });
-    app.use(module.router);
-    finish(app);
-    server = await listen(app, { host: '127.0.0.1', port: 0 });
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ server, base } = await serveOverHttp(module));
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));

@@ -1,11 +1,9 @@
 import { ResultItem, resultKey } from '@verdict/contracts';
 import {
   createFilesystemBlobStore,
-  createHttpApp,
   createInProcessBus,
   createMemoryCheckpointStore,
   INTERNAL_IDENTITY_HEADER,
-  listen,
   mintInternalToken,
   newSecret,
   silentLogger,
@@ -19,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestResultsModule, type TestResultsModule } from '../module';
+import { serveOverHttp } from '../testing';
 import { parseJUnitXml } from './junit';
 import type { PlaywrightImport } from './playwright';
 import { parsePlaywrightReport } from './playwright';
@@ -341,16 +340,7 @@ describe('the real report through the import route', () => {
       },
     );
     await module.start();
-    const { app, finish } = createHttpApp({
-      logger: silentLogger(),
-      service: 'test-results',
-      bodyLimit: '10mb',
-    });
-    app.use(module.router);
-    finish(app);
-    server = await listen(app, { host: '127.0.0.1', port: 0 });
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    ({ server, base } = await serveOverHttp(module));
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
