@@ -13,7 +13,7 @@ import {
   successEnvelope,
   TokenInfo,
 } from '@verdict/contracts';
-import { adminClient, inParallel, startNode, type Admin, type Child } from './processes';
+import { adminClient, inParallel, profileFlags, startNode, type Admin, type Child } from './processes';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -327,10 +327,4 @@ export async function benchGateway(servers: GatewayBenchServers): Promise<BenchR
   } finally {
     await Promise.all([gateway.stop(), bare.stop()]);
   }
-}
-
-/** VERDICT_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the gateway there, for finding its hot spots. */
-function profileFlags(): string[] {
-  const dir = process.env.VERDICT_BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }

@@ -3,12 +3,8 @@
 // of filtered, sorted, paginated queries, next to two baselines measured in the same run: the gateway's
 // token-info (the same auth, rate-limit and forwarding path with no service work behind it) and the same
 // list queries sent straight to PostgreSQL (what the SQL alone costs).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import {
   AdminOrganization,
   AdminProject,
@@ -24,6 +20,7 @@ import {
 } from '@verdict/contracts';
 import { createSqlEventStore, newId, type SqlDatabase } from '@verdict/platform';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
+import { adminClient, profileFlags, startNode, type Admin } from './processes';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -33,7 +30,6 @@ export interface ManualBenchServers {
   redisUrl: string;
 }
 
-const repoRoot = path.resolve(__dirname, '../..');
 const CASES = 50_000;
 const TOKENS = 100;
 const REQUESTS = 1_000;
@@ -48,101 +44,32 @@ const READ_SCHEMA = 'manual_testing_read';
 const progress = (message: string) => process.stderr.write(`[bench] manual: ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------------------
-// Child processes (as the gateway bench runs them)
-
-interface Child {
-  port: number;
-  stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function startNode(name: string, entry: string, env: NodeJS.ProcessEnv): Promise<Child> {
-  const port = await freePort();
-  const logDir = path.join(repoRoot, '.bench');
-  mkdirSync(logDir, { recursive: true });
-  const log = openSync(path.join(logDir, `${name}.log`), 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', log, log],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited (see .bench/${name}.log)`);
-    const status = await fetch(`http://127.0.0.1:${port}/readyz`, {
-      signal: AbortSignal.timeout(2_000),
-    }).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (Date.now() > deadline) {
-      await stopProcess(child);
-      throw new Error(`${name} was not ready in time (see .bench/${name}.log)`);
-    }
-    await sleep(200);
-  }
-  return { port, stop: () => stopProcess(child) };
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Fixture: a project, its owner, tokens; 50,000 cases appended to the service's store
 
-async function admin(port: number, key: string, method: string, urlPath: string, body?: unknown) {
-  const response = await fetch(`http://127.0.0.1:${port}/admin/v1${urlPath}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const answer: unknown = await response.json();
-  if (!response.ok) throw new Error(`${method} ${urlPath}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-async function provision(port: number, key: string) {
+async function provision(admin: Admin) {
   const unique = randomBytes(4).toString('hex');
   const organization = successEnvelope(AdminOrganization).parse(
-    await admin(port, key, 'POST', '/organizations', { name: `bench manual ${unique}` }),
+    await admin('POST', '/organizations', { name: `bench manual ${unique}` }),
   ).data;
   const project = successEnvelope(AdminProject).parse(
-    await admin(port, key, 'POST', `/organizations/${organization.id}/projects`, {
+    await admin('POST', `/organizations/${organization.id}/projects`, {
       name: `manual ${unique}`,
     }),
   ).data;
   const user = successEnvelope(AdminUser).parse(
-    await admin(port, key, 'POST', '/users', {
+    await admin('POST', '/users', {
       email: `manual-${unique}@example.com`,
       firstName: 'Bench',
       lastName: 'Tester',
     }),
   ).data;
-  await admin(port, key, 'PUT', `/organizations/${organization.id}/members/${user.id}`, { role: 'owner' });
+  await admin('PUT', `/organizations/${organization.id}/members/${user.id}`, { role: 'owner' });
   const tokens: string[] = [];
   for (let i = 0; i < TOKENS; i += 10) {
     const batch = await Promise.all(
       Array.from({ length: 10 }, async () =>
         successEnvelope(IssuedToken).parse(
-          await admin(port, key, 'POST', '/tokens', {
+          await admin('POST', '/tokens', {
             kind: 'personal',
             userId: user.id,
             projectIds: [project.id],
@@ -353,20 +280,32 @@ export async function benchManualTesting(servers: ManualBenchServers): Promise<B
     VERDICT_INTERNAL_SECRET: internalSecret,
     VERDICT_URL_SIGNING_SECRET: urlSigningSecret,
   };
-  const manual = await startNode('manual-testing-bench', 'services/manual-testing/src/main.ts', common);
-  const gateway = await startNode('gateway-manual-bench', 'services/gateway/src/main.ts', {
-    ...common,
-    REDIS_URL: servers.redisUrl,
-    VERDICT_ADMIN_KEY: adminKey,
-    VERDICT_TRUST_PROXY: 'true',
-    VERDICT_MANUAL_TESTING_URL: `http://127.0.0.1:${manual.port}`,
-  }).catch(async (error: unknown) => {
+  const startManual = (flags: string[] = [], port?: number) =>
+    startNode(
+      'manual-testing-bench',
+      [...flags, '--import', 'tsx', 'services/manual-testing/src/main.ts'],
+      { ...common, LOG_LEVEL: 'warn' },
+      port,
+    );
+  let manual = await startManual();
+  const gateway = await startNode(
+    'gateway-manual-bench',
+    ['--import', 'tsx', 'services/gateway/src/main.ts'],
+    {
+      ...common,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: servers.redisUrl,
+      VERDICT_ADMIN_KEY: adminKey,
+      VERDICT_TRUST_PROXY: 'true',
+      VERDICT_MANUAL_TESTING_URL: `http://127.0.0.1:${manual.port}`,
+    },
+  ).catch(async (error: unknown) => {
     await manual.stop();
     throw error;
   });
   const db = createPostgresDatabase({ connectionString: servers.databaseUrl, max: 4 });
   try {
-    const fixture = await provision(gateway.port, adminKey);
+    const fixture = await provision(adminClient(gateway.port, adminKey));
     let sent = 0;
     const headers = () => {
       const n = sent++;
@@ -400,6 +339,12 @@ export async function benchManualTesting(servers: ManualBenchServers): Promise<B
     progress(`read model caught up in ${Date.now() - started} ms`);
     // What autovacuum does after a bulk load: statistics, and the visibility map index-only scans need.
     await db.query(`VACUUM ANALYZE ${READ_SCHEMA}.cases`);
+    if (profileFlags().length > 0) {
+      // The profile covers the queries only, not the projection of the 50,000 cases. The gateway forwards
+      // to the service's address, so the restarted service must bind the same port.
+      await manual.stop();
+      manual = await startManual(profileFlags(), manual.port);
+    }
 
     const queries = listQueries(suites);
     const listPaths = Array.from(

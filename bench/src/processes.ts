@@ -61,8 +61,13 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
  * Starts a Node 22 child from the repository root; its output goes to a file under .bench/, not through a
  * pipe into this process, which is busy generating load.
  */
-export async function startNode(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
-  const port = await freePort();
+export async function startNode(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port?: number,
+): Promise<Child> {
+  port ??= await freePort();
   const logDir = path.join(repoRoot, '.bench');
   mkdirSync(logDir, { recursive: true });
   const log = openSync(path.join(logDir, `${name}.log`), 'w');
@@ -80,6 +85,12 @@ export async function startNode(name: string, args: string[], env: NodeJS.Proces
     throw new Error(`${name} did not start (see .bench/${name}.log)`, { cause: error });
   }
   return { process: child, port, stop: () => stopProcess(child) };
+}
+
+/** VERDICT_BENCH_CPU_PROF=<dir>: the node flags that write a V8 CPU profile of a child there, for its hot spots. */
+export function profileFlags(): string[] {
+  const dir = process.env.VERDICT_BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
 export type Admin = (method: string, urlPath: string, body?: unknown) => Promise<unknown>;

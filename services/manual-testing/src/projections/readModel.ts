@@ -26,6 +26,25 @@ export const MANUAL_READ_MODEL = 'manual_testing_read';
 export const severityRank = (value: string): number => SEVERITIES.indexOf(value as never);
 export const priorityRank = (value: string): number => PRIORITIES.indexOf(value as never);
 
+/** The list's sorts (queries.ts SORT_COLUMNS), each with its index key: the sort column, then the number. */
+const LIST_SORT_KEYS: [string, string][] = [
+  ['number', 'number'],
+  ['title', 'title_sort, number'],
+  ['created', 'created_at, number'],
+  ['updated', 'updated_at, number'],
+  ['status', 'status, number'],
+  ['severity', 'severity_rank, number'],
+  ['priority', 'priority_rank, number'],
+  ['type', 'type, number'],
+  ['layer', 'layer, number'],
+  ['behavior', 'behavior, number'],
+  ['automation', 'automation_status, number'],
+  ['suite', 'suite_id, number'],
+];
+/** The id a page is made of, and every column a list filters on but the search text. */
+const LIST_FILTER_COLUMNS =
+  'id, status, severity, priority, type, layer, behavior, automation_status, is_flaky, is_muted, suite_id, tags';
+
 function tables(s: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${s}.users (
@@ -55,20 +74,20 @@ function tables(s: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${s}.case_docs (
        id text PRIMARY KEY, content jsonb NOT NULL, comments jsonb NOT NULL DEFAULT '[]',
        issues jsonb NOT NULL DEFAULT '[]', attachments jsonb NOT NULL DEFAULT '[]')`,
-    `CREATE INDEX IF NOT EXISTS cases_by_title ON ${s}.cases (project_id, title_sort, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_created ON ${s}.cases (project_id, created_at, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_updated ON ${s}.cases (project_id, updated_at, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_status ON ${s}.cases (project_id, status, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_severity ON ${s}.cases (project_id, severity_rank, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_priority ON ${s}.cases (project_id, priority_rank, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_type ON ${s}.cases (project_id, type, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_automation ON ${s}.cases (project_id, automation_status, number) INCLUDE (id)`,
-    `CREATE INDEX IF NOT EXISTS cases_by_suite ON ${s}.cases (project_id, suite_id, number) INCLUDE (id)`,
-    // Every sort index carries the id, so a page is picked from the index alone (see queries.ts).
+    // A list page is picked by walking one of these in its sort's order: each carries the id and every
+    // filter column, so the filters are checked in the index itself (an index-only scan) and a filter that
+    // rejects most cases never reads the table. Counts scan the narrowest one, cases_list_by_number.
+    ...LIST_SORT_KEYS.map(
+      ([name, key]) =>
+        `CREATE INDEX IF NOT EXISTS cases_list_by_${name} ON ${s}.cases (project_id, ${key}) INCLUDE (${LIST_FILTER_COLUMNS})`,
+    ),
+    // The indexes of earlier versions: the sort indexes above replace them.
+    ...['title', 'created', 'updated', 'status', 'severity', 'priority', 'type', 'automation', 'suite'].map(
+      (name) => `DROP INDEX IF EXISTS ${s}.cases_by_${name}`,
+    ),
+    `DROP INDEX IF EXISTS ${s}.cases_filters`,
+    // Tags rarer than the sort's first page: a bitmap of the cases that carry them.
     `CREATE INDEX IF NOT EXISTS cases_by_tags ON ${s}.cases USING gin (tags)`,
-    // Counts of a filtered list read this index alone: every filter column, none of the text.
-    `CREATE INDEX IF NOT EXISTS cases_filters ON ${s}.cases (project_id) INCLUDE (status, severity, priority,
-       type, layer, behavior, automation_status, is_flaky, is_muted, suite_id)`,
     // Bumped once per change of a project's cases: list counts are cached against it (queries.ts).
     `CREATE TABLE IF NOT EXISTS ${s}.case_versions (project_id text PRIMARY KEY, version bigint NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS ${s}.case_history (
@@ -542,26 +561,42 @@ async function applyIdentity(tx: SqlExecutor, s: string, event: IdentityEvent) {
 
 /**
  * Where PostgreSQL offers pg_trgm (a trusted extension since PostgreSQL 13), `search` is answered from a
- * trigram index instead of a scan of the project's cases. Without it (PGlite) the scan stays: a failed
- * CREATE EXTENSION is rolled back to a savepoint, so the rest of the setup goes on.
+ * trigram index instead of a scan of the project's cases. With btree_gin (trusted too) the index leads
+ * with the project: a search then reads the posting lists of one project's cases, where a trigram index
+ * alone matches the word in every project's cases and drops the others' rows one by one afterwards (80 ms
+ * for a count over six projects of 50,000 cases). Without the extensions (PGlite) the scan stays: a
+ * failed CREATE EXTENSION is rolled back to a savepoint, so the rest of the setup goes on.
  */
 async function trigramIndex(tx: SqlExecutor, schema: string): Promise<void> {
-  await tx.query('SAVEPOINT manual_trgm');
-  try {
-    await tx.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-    await tx.query('RELEASE SAVEPOINT manual_trgm');
-  } catch {
-    await tx.query('ROLLBACK TO SAVEPOINT manual_trgm');
+  const homes = new Map<string, string>();
+  for (const extension of ['pg_trgm', 'btree_gin']) {
+    await tx.query('SAVEPOINT manual_extension');
+    try {
+      await tx.query(`CREATE EXTENSION IF NOT EXISTS ${extension}`);
+      await tx.query('RELEASE SAVEPOINT manual_extension');
+    } catch {
+      await tx.query('ROLLBACK TO SAVEPOINT manual_extension');
+    }
+    const { rows } = await tx.query<{ nspname: string }>(
+      `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+       WHERE e.extname = $1`,
+      [extension],
+    );
+    if (rows[0]) homes.set(extension, rows[0].nspname);
   }
-  const { rows } = await tx.query<{ nspname: string }>(
-    `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-     WHERE e.extname = 'pg_trgm'`,
-  );
-  const home = rows[0]?.nspname;
-  if (home === undefined) return;
-  await tx.query(
-    `CREATE INDEX IF NOT EXISTS cases_search ON ${schema}.cases USING gin (search_text "${home}".gin_trgm_ops)`,
-  );
+  const trgm = homes.get('pg_trgm');
+  if (trgm === undefined) return;
+  if (homes.has('btree_gin')) {
+    await tx.query(
+      `CREATE INDEX IF NOT EXISTS cases_search_by_project ON ${schema}.cases
+       USING gin (project_id, search_text "${trgm}".gin_trgm_ops)`,
+    );
+    await tx.query(`DROP INDEX IF EXISTS ${schema}.cases_search`);
+  } else {
+    await tx.query(
+      `CREATE INDEX IF NOT EXISTS cases_search ON ${schema}.cases USING gin (search_text "${trgm}".gin_trgm_ops)`,
+    );
+  }
 }
 
 const isIdentityType = (type: string) => type === 'user.created' || type === 'membership.set';
