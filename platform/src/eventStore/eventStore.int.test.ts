@@ -364,6 +364,30 @@ describe.each([pglite, postgres])('EventStore contract on $name', (adapter) => {
       expect(await store.readAll({ after: cursor, limit: 3 })).toEqual({ events: [], cursor });
     });
 
+    it('when transaction ids gain a digit (9 then 10), then readAll orders them as numbers and skips neither', async () => {
+      // Ids read as text sort '10' before '9': a reader that ordered by the text would take 10 first, move
+      // its cursor past 9 and never come back for it (the relay lost the events of 3,520 transactions
+      // when the cluster's ids went from 999,999 to 1,000,000).
+      const schema = uniqueName('event_store');
+      schemas.push(schema);
+      const store = createSqlEventStore({ db, schema, clock });
+      await store.init();
+      const [nine] = (await store.append('stream-a', [recorded(1)], { expectedVersion: 'any' })).events;
+      const [ten] = (await store.append('stream-b', [recorded(2)], { expectedVersion: 'any' })).events;
+      await db.query(
+        `UPDATE ${schema}.events SET transaction_id = CASE global_position WHEN $1 THEN '9'::xid8 ELSE '10'::xid8 END`,
+        [nine?.globalPosition],
+      );
+
+      const first = await store.readAll({ after: START, limit: 1 });
+      const second = await store.readAll({ after: first.cursor, limit: 1 });
+
+      expect(first.events.map((e) => e.eventId)).toEqual([nine?.eventId]);
+      expect(first.cursor.transactionId).toBe('9');
+      expect(second.events.map((e) => e.eventId)).toEqual([ten?.eventId]);
+      expect(second.cursor.transactionId).toBe('10');
+    });
+
     it('when readAll is given a limit that is not a positive integer, then it refuses', async () => {
       const store = await freshStore();
       await expect(store.readAll({ after: START, limit: 0 })).rejects.toThrow(/limit/);

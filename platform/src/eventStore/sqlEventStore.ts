@@ -411,10 +411,13 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
         throw new TypeError(`readAll needs a positive integer limit, got ${limit}`);
       }
       const { rows } = await db.query<EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM ${schema}.events
-         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-           AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-         ORDER BY transaction_id, global_position
+        // Ordered by the table's column, qualified: a bare `transaction_id` in ORDER BY names the output
+        // column, which EVENT_COLUMNS casts to text, and as text '1000000' sorts before '999999'. The
+        // cursor would then jump past every id with fewer digits still unread and never come back.
+        `SELECT ${EVENT_COLUMNS} FROM ${schema}.events e
+         WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+           AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+         ORDER BY e.transaction_id, e.global_position
          LIMIT $3`,
         [after.transactionId, after.globalPosition, limit],
         PREPARED,
