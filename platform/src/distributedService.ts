@@ -1,0 +1,70 @@
+// What every service process of the distributed mode does around its module: a logger, a PostgreSQL pool
+// and a Kafka bus named after the service; then start the module, mount it behind the shared HTTP kit,
+// listen, and close everything in order on SIGTERM. A subpath of its own, so the embedded launcher, which
+// runs on PGlite and the in-process bus, never loads pg or kafkajs.
+import type { Router } from 'express';
+import { createKafkaBus } from './eventBus/kafka';
+import type { EventBus } from './eventBus/types';
+import { createPostgresDatabase } from './eventStore/postgres';
+import type { HttpApp } from './http/app';
+import { createLogger, type Logger } from './logging';
+import { closeServer, listen, onShutdown } from './process';
+import type { SqlDatabase } from './sql/types';
+
+export interface ServiceProcessConfig {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  kafkaBrokers: string[];
+  logLevel: string;
+}
+
+export interface ServiceProcess {
+  service: string;
+  config: ServiceProcessConfig;
+  logger: Logger;
+  db: SqlDatabase;
+  bus: EventBus;
+}
+
+/** A service's module as the process runs it. */
+export interface ServedModule {
+  router: Router;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the logger, database pool and bus of the service `service` (the name in logs, the PostgreSQL
+ * application_name and the Kafka client id).
+ *
+ * @example const proc = openServiceProcess('webhooks', loadConfig(WebhooksConfig));
+ */
+export function openServiceProcess(service: string, config: ServiceProcessConfig): ServiceProcess {
+  const logger = createLogger({ service, level: config.logLevel });
+  const db = createPostgresDatabase({
+    connectionString: config.databaseUrl,
+    applicationName: `verdict-${service}`,
+  });
+  const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: `verdict-${service}`, logger });
+  return { service, config, logger, db, bus };
+}
+
+/**
+ * Starts `module`, mounts it on `http` (then its 404 and error handlers), listens on the configured address
+ * and stops the server, the module, the bus and the pool, in that order, on shutdown.
+ *
+ * @example await serveModule(proc, createHttpApp({ logger, service, readiness }), module);
+ */
+export async function serveModule(proc: ServiceProcess, http: HttpApp, module: ServedModule): Promise<void> {
+  const { service, config, logger, db, bus } = proc;
+  await module.start();
+  http.app.use(module.router);
+  http.finish(http.app);
+  const server = await listen(http.app, { host: config.host, port: config.port });
+  onShutdown(logger, [closeServer(server), () => module.stop(), () => bus.close(), () => db.close()]);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port }, `${service} started`);
+  process.stdout.write(`Verdict ${service} listening on http://${config.host}:${port}\n`);
+}
