@@ -14,7 +14,7 @@ import type {
   Progress,
 } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
-import { keyOf, numberOfKey } from '../shared/ids';
+import { keyOf, numberOfKey, type KeyPrefix } from '../shared/ids';
 
 export interface ReadStore {
   db: SqlExecutor;
@@ -320,16 +320,24 @@ export async function listCases(
 }
 
 /** The internal id of the case `ref` names (its `_id` or TC-<n>) in the project, or null. */
-export async function caseIdOf(store: ReadStore, projectId: string, ref: string): Promise<string | null> {
-  const number = numberOfKey('TC', ref);
+/** The internal id of the row of `table` that `ref` names in the project (its `_id` or <prefix>-<n>), or null. */
+async function idOfRef(
+  store: ReadStore,
+  table: 'cases' | 'runs' | 'releases',
+  prefix: KeyPrefix,
+  projectId: string,
+  ref: string,
+): Promise<string | null> {
+  const number = numberOfKey(prefix, ref);
   const { rows } = await store.db.query<{ id: string }>(
-    number === null
-      ? `SELECT id FROM ${store.schema}.cases WHERE project_id = $1 AND id = $2`
-      : `SELECT id FROM ${store.schema}.cases WHERE project_id = $1 AND number = $2`,
+    `SELECT id FROM ${store.schema}.${table} WHERE project_id = $1 AND ${number === null ? 'id' : 'number'} = $2`,
     [projectId, number ?? ref],
   );
   return rows[0]?.id ?? null;
 }
+
+export const caseIdOf = (store: ReadStore, projectId: string, ref: string) =>
+  idOfRef(store, 'cases', 'TC', projectId, ref);
 
 interface HistoryRow {
   kind: CaseChange['kind'];
@@ -626,16 +634,8 @@ export async function listRuns(
   return { items: rows.map((row) => runOf(row, users)), total: counted.rows[0]?.total ?? 0 };
 }
 
-export async function runIdOf(store: ReadStore, projectId: string, ref: string): Promise<string | null> {
-  const number = numberOfKey('RUN', ref);
-  const { rows } = await store.db.query<{ id: string }>(
-    number === null
-      ? `SELECT id FROM ${store.schema}.runs WHERE project_id = $1 AND id = $2`
-      : `SELECT id FROM ${store.schema}.runs WHERE project_id = $1 AND number = $2`,
-    [projectId, number ?? ref],
-  );
-  return rows[0]?.id ?? null;
-}
+export const runIdOf = (store: ReadStore, projectId: string, ref: string) =>
+  idOfRef(store, 'runs', 'RUN', projectId, ref);
 
 interface RunCaseRow {
   ref_id: string;
@@ -718,16 +718,8 @@ export async function runCase(store: ReadStore, runId: string, refId: string) {
   return (await runCasesOf(store, runId, refId))[0] ?? null;
 }
 
-export async function releaseIdOf(store: ReadStore, projectId: string, ref: string): Promise<string | null> {
-  const number = numberOfKey('MS', ref);
-  const { rows } = await store.db.query<{ id: string }>(
-    number === null
-      ? `SELECT id FROM ${store.schema}.releases WHERE project_id = $1 AND id = $2`
-      : `SELECT id FROM ${store.schema}.releases WHERE project_id = $1 AND number = $2`,
-    [projectId, number ?? ref],
-  );
-  return rows[0]?.id ?? null;
-}
+export const releaseIdOf = (store: ReadStore, projectId: string, ref: string) =>
+  idOfRef(store, 'releases', 'MS', projectId, ref);
 
 interface ReleaseRow extends Counts {
   id: string;
