@@ -12,12 +12,21 @@ import { parseBody, parseParams, parseQuery, rejectRepeatedParams } from './vali
 
 type LogLine = Record<string, unknown> & { level: number; msg: string };
 
+/** The line as written, before parsing (which keeps only the last of two equal keys). */
+const rawText = new WeakMap<LogLine, string>();
+
 /** A logger whose lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
   const logger = pino(
     { level: 'debug' },
-    { write: (line: string) => lines.push(JSON.parse(line) as LogLine) },
+    {
+      write: (line: string) => {
+        const parsed = JSON.parse(line) as LogLine;
+        rawText.set(parsed, line);
+        lines.push(parsed);
+      },
+    },
   );
   return { logger, lines };
 }
@@ -164,6 +173,7 @@ describe('request ids and access log', () => {
     expect(response.headers['x-request-id']).toBe('ci-build-7.shard-2');
     const access = await logLine(lines, (line) => line.msg === 'request');
     expect(access.requestId).toBe('ci-build-7.shard-2');
+    expect(rawText.get(access)?.match(/"requestId"/g)).toHaveLength(1);
   });
 
   it('when no or an unusable X-Request-Id is sent, then a fresh one is generated and echoed', async () => {

@@ -54,6 +54,7 @@ export function observeRequests(histogram: Histogram<'method' | 'route' | 'statu
       histogram.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
       const path = pathOf(req);
       // Probes and scrapes arrive every few seconds from every replica: at info they would drown the log.
+      // The request's logger already carries requestId.
       const level = OPERATIONAL_PATHS.has(path) ? 'debug' : 'info';
       res.locals.log[level](
         {
@@ -61,7 +62,6 @@ export function observeRequests(histogram: Histogram<'method' | 'route' | 'statu
           path,
           status: res.statusCode,
           durationMs: Math.round(seconds * 10_000) / 10,
-          requestId: res.locals.requestId,
           ...(res.writableFinished ? {} : { aborted: true }),
         },
         'request',
