@@ -23,6 +23,7 @@ import {
   type TestResultsEvent,
 } from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
+import { dayDeltas, type DayDelta } from './dayDeltas';
 
 /** The default name of the projection, hence of the schema that holds its tables. */
 export const ANALYTICS_READ_MODEL = 'analytics';
@@ -411,30 +412,21 @@ async function upsertTestCases(tx: SqlExecutor, s: string, rows: ResultRow[]): P
 }
 
 /**
- * Moves case_days, case_day_totals, usage_hours and the runs' stats by the difference each execution made
- * (row after minus row before), for executions that kept their day and start: then an execution's latest
- * state only ever replaces itself as the latest of its day, and its duration only grows (attempts add up).
+ * Moves case_days and case_day_totals by the difference each execution made (row after minus row before),
+ * for executions that kept their day and start: then an execution's latest state only ever replaces itself
+ * as the latest of its day, and its duration only grows (attempts add up). One statement for both tables.
  */
 async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promise<void> {
   if (changes.length === 0) return;
-  const column = <K extends keyof Change>(key: K) => changes.map((c) => c[key]);
-  const input = `SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
-      $7::text[], $8::timestamptz[], $9::text[], $10::float8[], $11::text[], $12::float8[])
-    AS x(project_id, day, case_id, platform, environment, branch, run_id, started_at, outcome, duration_ms,
-      old_outcome, old_duration)`;
-  const sums = `count(*) FILTER (WHERE old_outcome IS NULL)::int AS executions,
-      (count(*) FILTER (WHERE outcome = 'passed') - count(*) FILTER (WHERE old_outcome = 'passed'))::int AS passed,
-      (count(*) FILTER (WHERE outcome = 'failed') - count(*) FILTER (WHERE old_outcome = 'failed'))::int AS failed,
-      (count(*) FILTER (WHERE outcome = 'flaky') - count(*) FILTER (WHERE old_outcome = 'flaky'))::int AS flaky,
-      (count(*) FILTER (WHERE outcome = 'skipped') - count(*) FILTER (WHERE old_outcome = 'skipped'))::int AS skipped,
-      sum(duration_ms - coalesce(old_duration, 0)) AS duration_sum, max(duration_ms) AS duration_max`;
-  // Per group: the sums, and its latest execution of the batch.
-  const grouped = (key: string) => `SELECT g.*, l.started_at AS last_at, l.run_id AS last_run_id,
-      l.duration_ms AS last_duration, l.outcome AS last_outcome
-    FROM (SELECT ${key}, ${sums} FROM (${input}) x GROUP BY ${key}) g
-    JOIN (SELECT DISTINCT ON (${key}) * FROM (${input}) x ORDER BY ${key}, started_at DESC, run_id DESC) l
-      USING (${key})
-    ORDER BY ${key}`;
+  const days = dayDeltas(changes, (c) => [
+    c.project_id,
+    c.day,
+    c.case_id,
+    c.platform,
+    c.environment,
+    c.branch,
+  ]);
+  const totals = dayDeltas(changes, (c) => [c.project_id, c.day, c.case_id]);
   const added = (table: string) => `executions = ${table}.executions + EXCLUDED.executions,
       passed = ${table}.passed + EXCLUDED.passed, failed = ${table}.failed + EXCLUDED.failed,
       flaky = ${table}.flaky + EXCLUDED.flaky, skipped = ${table}.skipped + EXCLUDED.skipped,
@@ -449,39 +441,37 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
           THEN EXCLUDED.${c} ELSE ${table}.${c} END`,
       )
       .join(', ');
-  const params = [
-    column('project_id'),
-    column('day'),
-    column('case_id'),
-    column('platform'),
-    column('environment'),
-    column('branch'),
-    column('run_id'),
-    column('started_at'),
-    column('outcome'),
-    column('duration_ms'),
-    column('old_outcome'),
-    column('old_duration'),
-  ];
+  const keyColumn = (rows: DayDelta[], index: number) => rows.map((r) => r.key[index]);
+  const column = <K extends keyof DayDelta>(rows: DayDelta[], key: K) => rows.map((r) => r[key]);
   await tx.query(
-    `INSERT INTO ${s}.case_days AS d (project_id, day, case_id, platform, environment, branch, executions, passed,
-       failed, flaky, skipped, duration_sum, duration_max, last_at, last_run_id, last_duration, last_outcome)
-     SELECT project_id, day, case_id, platform, environment, branch, executions, passed, failed, flaky, skipped,
-       duration_sum, duration_max, last_at, last_run_id, last_duration, last_outcome
-     FROM (${grouped('project_id, day, case_id, platform, environment, branch')}) g
-     ON CONFLICT (project_id, day, case_id, platform, environment, branch) DO UPDATE SET ${added('d')},
-       ${latest('d', ['last_duration', 'last_outcome', 'last_run_id', 'last_at'])}`,
-    params,
-  );
-  await tx.query(
-    `INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky, skipped,
+    `WITH days AS (
+       INSERT INTO ${s}.case_days AS d (project_id, day, case_id, platform, environment, branch, executions,
+         passed, failed, flaky, skipped, duration_sum, duration_max, last_at, last_run_id, last_duration,
+         last_outcome)
+       SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+         $8::int[], $9::int[], $10::int[], $11::int[], $12::float8[], $13::float8[], $14::timestamptz[],
+         $15::text[], $16::float8[], $17::text[])
+       ON CONFLICT (project_id, day, case_id, platform, environment, branch) DO UPDATE SET ${added('d')},
+         ${latest('d', ['last_duration', 'last_outcome', 'last_run_id', 'last_at'])}
+     )
+     INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky, skipped,
        duration_sum, duration_max, last_at, last_run_id, last_outcome)
-     SELECT project_id, day, case_id, executions, passed, failed, flaky, skipped, duration_sum, duration_max,
-       last_at, last_run_id, last_outcome
-     FROM (${grouped('project_id, day, case_id')}) g
+     SELECT * FROM unnest($18::text[], $19::date[], $20::text[], $21::int[], $22::int[], $23::int[], $24::int[],
+       $25::int[], $26::float8[], $27::float8[], $28::timestamptz[], $29::text[], $30::text[])
      ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
        ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`,
-    params,
+    [
+      ...[0, 1, 2, 3, 4, 5].map((i) => keyColumn(days, i)),
+      ...(
+        ['executions', 'passed', 'failed', 'flaky', 'skipped', 'duration_sum', 'duration_max'] as const
+      ).map((k) => column(days, k)),
+      ...(['last_at', 'last_run_id', 'last_duration', 'last_outcome'] as const).map((k) => column(days, k)),
+      ...[0, 1, 2].map((i) => keyColumn(totals, i)),
+      ...(
+        ['executions', 'passed', 'failed', 'flaky', 'skipped', 'duration_sum', 'duration_max'] as const
+      ).map((k) => column(totals, k)),
+      ...(['last_at', 'last_run_id', 'last_outcome'] as const).map((k) => column(totals, k)),
+    ],
   );
 }
 
