@@ -220,6 +220,61 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     expect(rows).toEqual([{ attempts: 2, error_message: 'Error: retries broke', error_line: 12 }]);
   });
 
+  async function runTest(title: string) {
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT outcome, attempts, duration_ms, error_message FROM ${projectionName}.run_tests
+       WHERE test_case_id = $1`,
+      [testCaseIdOf({ file: FILE, titlePath: ['Cart', title] })],
+    );
+    return rows[0];
+  }
+
+  const failedWith = (title: string, attempt: number, message: string) =>
+    result(title, attempt, 'failed', { error: { message } });
+
+  it('when a later failed attempt is projected before an earlier one, then the test keeps the error of the later attempt', async () => {
+    const runId = await startedRun();
+    await ingest.addResults(projectId, runId, [failedWith('flips', 2, 'third try broke')]);
+    await project();
+    await ingest.addResults(projectId, runId, [failedWith('flips', 0, 'first try broke')]);
+    await project();
+    expect(await runTest('flips')).toEqual({
+      outcome: 'failed',
+      attempts: 2,
+      duration_ms: 100 + 2 + 100 + 0,
+      error_message: 'third try broke',
+    });
+  });
+
+  it('when run_tests rows were written before they kept what their attempts add up to, then a new attempt merges with their outcome and stored attempts', async () => {
+    const runId = await startedRun();
+    await ingest.addResults(projectId, runId, [
+      failedWith('old failure', 2, 'third try broke'),
+      result('old pass', 0, 'passed'),
+    ]);
+    await project();
+    // As a row written by the earlier version of this model reads.
+    await db.exec(
+      `UPDATE ${projectionName}.run_tests SET as_expected = NULL, unexpected = NULL, error_attempt = NULL`,
+    );
+
+    await ingest.addResults(projectId, runId, [
+      failedWith('old failure', 0, 'first try broke'),
+      failedWith('old pass', 1, 'retry broke'),
+    ]);
+    await project();
+    expect(await runTest('old failure')).toMatchObject({
+      outcome: 'failed',
+      error_message: 'third try broke',
+    });
+    expect(await runTest('old pass')).toMatchObject({ outcome: 'flaky', error_message: 'retry broke' });
+
+    await ingest.addResults(projectId, runId, [result('old failure', 3, 'passed')]);
+    await project();
+    expect(await runTest('old failure')).toMatchObject({ outcome: 'flaky', attempts: 3 });
+    expect(await runRow(runId)).toMatchObject({ total: 2, flaky: 2, failed: 0, passed: 0 });
+  });
+
   it('when a run gets its results over many batches whose retries change earlier outcomes, then its stats always equal a count of its tests', async () => {
     const runId = await startedRun();
     await project();

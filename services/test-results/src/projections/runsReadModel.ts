@@ -79,9 +79,12 @@ function tableDefinitions(schema: string): string[] {
        project_id text NOT NULL,
        file text NOT NULL,
        outcome text NOT NULL,
+       as_expected boolean,
+       unexpected boolean,
        attempts integer NOT NULL,
        duration_ms double precision NOT NULL,
        started_at timestamptz NOT NULL,
+       error_attempt integer,
        error_message text,
        error_file text,
        error_line integer,
@@ -212,18 +215,69 @@ async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Pr
 const jsonOrNull = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
+/** A result of the batch with its test case id, computed once (a SHA-256 of its key). */
+interface KeyedResult {
+  projectId: string;
+  runId: string;
+  testCaseId: string;
+  item: ResultItem;
+}
+
+function keyed(results: Batch['results']): KeyedResult[] {
+  return results.map(({ projectId, data: { runId, item } }) => ({
+    projectId,
+    runId,
+    testCaseId: testCaseIdOf(item),
+    item,
+  }));
+}
+
 /**
- * The batch's results in three statements whatever its size: the rows themselves (parsed from one JSON
- * document), their test cases (aggregated here, sent as compact arrays), and the run_tests rows of the
- * tests they touched with the runs' stats moved by the difference. The rows' JSON is parsed by PostgreSQL
- * once, not once per statement, and no statement reads a whole run: a batch costs the same at the 500th
- * result of a run as at its 50,000th.
+ * The batch's results in two statements whatever its size: the rows themselves with the run_tests rows and
+ * run stats they move, and their test cases. The rows' JSON is parsed by PostgreSQL once, and no statement
+ * reads a whole run or the stored attempts again: a batch costs the same at the 500th result of a run as at
+ * its 50,000th.
  */
 async function applyResults(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
   if (results.length === 0) return;
-  const rows = results.map(({ projectId, data: { runId, item } }) => ({
+  const batch = keyed(results);
+  await recordAttempts(tx, schema, batch);
+  await upsertTestCases(tx, schema, batch);
+}
+
+/**
+ * A test's outcome in a run from what its attempts so far add up to. An attempt went as expected when its
+ * status is the expected one (passed unless the runner said otherwise, e.g. Playwright's test.fail());
+ * skipped attempts count for nothing but a test that was only skipped.
+ */
+const OUTCOME_OF = (asExpected: string, unexpected: string) => `CASE
+    WHEN ${asExpected} THEN CASE WHEN ${unexpected} THEN 'flaky' ELSE 'passed' END
+    WHEN ${unexpected} THEN 'failed'
+    ELSE 'skipped' END`;
+
+const OUTCOMES = ['passed', 'failed', 'flaky', 'skipped'] as const;
+
+/**
+ * The latest failed attempt of a run_tests row written before the row kept it (error_attempt NULL), from
+ * the stored attempts. Inside the statement that inserts new attempts it sees only the ones stored before.
+ */
+const legacyErrorAttempt = (schema: string) => `(SELECT max(r.attempt) FROM ${schema}.results r
+    WHERE r.run_id = run_tests.run_id AND r.test_case_id = run_tests.test_case_id
+      AND r.project = run_tests.project AND r.error IS NOT NULL)`;
+
+/**
+ * Inserts the batch's attempts and folds the ones that are new into their tests' run_tests rows, then moves
+ * each run's stats by the difference between those rows' outcomes before and after. A run_tests row keeps
+ * what its attempts add up to (any as expected, any not, their count and durations, the error of the
+ * latest failed attempt), and each of those merges without the other attempts: an attempt already stored
+ * is not returned by the insert, so a batch applied twice or attempts in any order end in the same row. The
+ * batch holds its runs' locks (lockRuns): a concurrent batch of the same run has committed before this
+ * statement takes its snapshot, so "before" is exact.
+ */
+async function recordAttempts(tx: SqlExecutor, schema: string, batch: KeyedResult[]): Promise<void> {
+  const rows = batch.map(({ projectId, runId, testCaseId, item }) => ({
     run_id: runId,
-    test_case_id: testCaseIdOf(item),
+    test_case_id: testCaseId,
     project: item.project ?? NO_PLATFORM,
     attempt: item.attempt,
     project_id: projectId,
@@ -240,22 +294,87 @@ async function applyResults(tx: SqlExecutor, schema: string, results: Batch['res
     tags: item.tags ?? [],
     location: item.location ?? null,
   }));
+  const files = new Map<string, { testCaseId: string; file: string }>();
+  for (const { testCaseId, item } of batch) files.set(testCaseId, { testCaseId, file: item.file });
+  const counts = OUTCOMES.map((outcome) => `sum(sign) FILTER (WHERE outcome = '${outcome}') AS ${outcome}`);
+  const asExpected = `coalesce(run_tests.as_expected, run_tests.outcome IN ('passed', 'flaky')) OR EXCLUDED.as_expected`;
+  const unexpected = `coalesce(run_tests.unexpected, run_tests.outcome IN ('failed', 'flaky')) OR EXCLUDED.unexpected`;
+  const storedErrorAttempt = `coalesce(run_tests.error_attempt, ${legacyErrorAttempt(schema)}, -1)`;
+  const latestError = (column: string) =>
+    `CASE WHEN EXCLUDED.error_attempt > ${storedErrorAttempt} THEN EXCLUDED.${column} ELSE run_tests.${column} END`;
   // The same result sent twice carries the same data (its event id is derived from its key): keep the first.
   await tx.query(
-    `INSERT INTO ${schema}.results (run_id, test_case_id, project, attempt, project_id, status, expected_status,
-       duration_ms, started_at, error, steps, stdout, stderr, attachments, annotations, tags, location)
-     SELECT DISTINCT ON (run_id, test_case_id, project, attempt)
-       run_id, test_case_id, project, attempt, project_id, status, expected_status, duration_ms, started_at,
-       error, steps, stdout, stderr, attachments, annotations, ARRAY(SELECT jsonb_array_elements_text(tags)), location
-     FROM jsonb_to_recordset($1::jsonb) AS r(run_id text, test_case_id text, project text, attempt integer,
-       project_id text, status text, expected_status text, duration_ms double precision, started_at timestamptz,
-       error jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb, annotations jsonb, tags jsonb,
-       location jsonb)
-     ON CONFLICT (run_id, test_case_id, project, attempt) DO NOTHING`,
-    [JSON.stringify(rows)],
+    `WITH inserted AS (
+       INSERT INTO ${schema}.results (run_id, test_case_id, project, attempt, project_id, status, expected_status,
+         duration_ms, started_at, error, steps, stdout, stderr, attachments, annotations, tags, location)
+       SELECT DISTINCT ON (run_id, test_case_id, project, attempt)
+         run_id, test_case_id, project, attempt, project_id, status, expected_status, duration_ms, started_at,
+         error, steps, stdout, stderr, attachments, annotations, ARRAY(SELECT jsonb_array_elements_text(tags)), location
+       FROM jsonb_to_recordset($1::jsonb) AS r(run_id text, test_case_id text, project text, attempt integer,
+         project_id text, status text, expected_status text, duration_ms double precision, started_at timestamptz,
+         error jsonb, steps jsonb, stdout jsonb, stderr jsonb, attachments jsonb, annotations jsonb, tags jsonb,
+         location jsonb)
+       ON CONFLICT (run_id, test_case_id, project, attempt) DO NOTHING
+       RETURNING run_id, test_case_id, project, attempt, project_id, status, expected_status, duration_ms,
+         started_at, error
+     ),
+     fresh AS (
+       SELECT i.run_id, i.test_case_id, i.project, min(i.project_id) AS project_id, min(f.file) AS file,
+         bool_or(i.status <> 'skipped' AND i.status = coalesce(i.expected_status, 'passed')) AS as_expected,
+         bool_or(i.status <> 'skipped' AND i.status <> coalesce(i.expected_status, 'passed')) AS unexpected,
+         count(*)::int AS attempts, sum(i.duration_ms) AS duration_ms, min(i.started_at) AS started_at,
+         coalesce(max(i.attempt) FILTER (WHERE i.error IS NOT NULL), -1) AS error_attempt,
+         (array_agg(i.error->>'message' ORDER BY i.attempt DESC) FILTER (WHERE i.error IS NOT NULL))[1] AS error_message,
+         (array_agg(i.error->'location'->>'file' ORDER BY i.attempt DESC) FILTER (WHERE i.error IS NOT NULL))[1] AS error_file,
+         (array_agg((i.error->'location'->>'line')::int ORDER BY i.attempt DESC) FILTER (WHERE i.error IS NOT NULL))[1] AS error_line
+       FROM inserted i JOIN unnest($2::text[], $3::text[]) AS f(test_case_id, file) USING (test_case_id)
+       GROUP BY i.run_id, i.test_case_id, i.project
+     ),
+     before AS (
+       -- One index lookup per test: the planner cannot tell how few rows "fresh" holds.
+       SELECT f.run_id, b.outcome FROM fresh f CROSS JOIN LATERAL (
+         SELECT rt.outcome FROM ${schema}.run_tests rt
+         WHERE rt.run_id = f.run_id AND rt.test_case_id = f.test_case_id AND rt.project = f.project
+       ) b
+     ),
+     after AS (
+       INSERT INTO ${schema}.run_tests AS run_tests (run_id, test_case_id, project, project_id, file, outcome,
+         as_expected, unexpected, attempts, duration_ms, started_at, error_attempt, error_message, error_file,
+         error_line)
+       SELECT run_id, test_case_id, project, project_id, file, ${OUTCOME_OF('as_expected', 'unexpected')},
+         as_expected, unexpected, attempts, duration_ms, started_at, error_attempt, error_message, error_file,
+         error_line
+       FROM fresh
+       ON CONFLICT (run_id, test_case_id, project) DO UPDATE SET
+         outcome = ${OUTCOME_OF(`(${asExpected})`, `(${unexpected})`)},
+         as_expected = ${asExpected},
+         unexpected = ${unexpected},
+         attempts = run_tests.attempts + EXCLUDED.attempts,
+         duration_ms = run_tests.duration_ms + EXCLUDED.duration_ms,
+         started_at = LEAST(run_tests.started_at, EXCLUDED.started_at),
+         error_message = ${latestError('error_message')},
+         error_file = ${latestError('error_file')},
+         error_line = ${latestError('error_line')},
+         error_attempt = GREATEST(${storedErrorAttempt}, EXCLUDED.error_attempt)
+       RETURNING run_id, outcome
+     ),
+     delta AS (
+       SELECT run_id, sum(sign) AS total, ${counts.join(', ')}
+       FROM (SELECT run_id, outcome, 1 AS sign FROM after UNION ALL SELECT run_id, outcome, -1 FROM before) AS moves
+       GROUP BY run_id
+     )
+     UPDATE ${schema}.runs AS run SET
+       total = run.total + d.total,
+       ${OUTCOMES.map((o) => `${o} = run.${o} + coalesce(d.${o}, 0)`).join(',\n       ')},
+       outcome = ${RUN_OUTCOME('run.failed + coalesce(d.failed, 0)')}
+     FROM delta d
+     WHERE run.id = d.run_id`,
+    [
+      JSON.stringify(rows),
+      [...files.values()].map((f) => f.testCaseId),
+      [...files.values()].map((f) => f.file),
+    ],
   );
-  await upsertTestCases(tx, schema, results);
-  await recomputeRunTests(tx, schema, results);
 }
 
 interface SeenTestCase {
@@ -270,11 +389,9 @@ interface SeenTestCase {
 }
 
 /** The batch's test cases, one entry each: platforms and tags united, first and last seen widened. */
-function testCasesOf(results: Batch['results']): SeenTestCase[] {
+function testCasesOf(batch: KeyedResult[]): SeenTestCase[] {
   const seen = new Map<string, SeenTestCase>();
-  for (const { projectId, data } of results) {
-    const { item } = data;
-    const id = testCaseIdOf(item);
+  for (const { projectId, testCaseId: id, item } of batch) {
     const key = `${projectId}\u0000${id}`;
     const at = new Date(item.startedAt).toISOString();
     let entry = seen.get(key);
@@ -300,8 +417,8 @@ function testCasesOf(results: Batch['results']): SeenTestCase[] {
 }
 
 /** Test cases seen in the batch: platforms and tags grow, first/last seen widen; never shrink. */
-async function upsertTestCases(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
-  const cases = testCasesOf(results);
+async function upsertTestCases(tx: SqlExecutor, schema: string, batch: KeyedResult[]): Promise<void> {
+  const cases = testCasesOf(batch);
   const sorted = (values: Set<string>) => [...values].sort();
   await tx.query(
     `INSERT INTO ${schema}.test_cases (project_id, id, file, title_path, title, platforms, tags, first_seen_at, last_seen_at)
@@ -324,84 +441,6 @@ async function upsertTestCases(tx: SqlExecutor, schema: string, results: Batch['
       cases.map((c) => JSON.stringify(sorted(c.tags))),
       cases.map((c) => c.firstSeenAt),
       cases.map((c) => c.lastSeenAt),
-    ],
-  );
-}
-
-/**
- * The outcome of a test in a run from all its attempts so far. An attempt went as expected when its status
- * is the expected one (passed unless the runner said otherwise, e.g. Playwright's test.fail()); skipped
- * attempts count for nothing but a test that was only skipped.
- */
-const OUTCOME_OF_ATTEMPTS = `CASE
-    WHEN bool_or(status <> 'skipped' AND status = coalesce(expected_status, 'passed'))
-      THEN CASE WHEN bool_or(status <> 'skipped' AND status <> coalesce(expected_status, 'passed'))
-        THEN 'flaky' ELSE 'passed' END
-    WHEN bool_or(status <> 'skipped') THEN 'failed'
-    ELSE 'skipped' END`;
-
-const OUTCOMES = ['passed', 'failed', 'flaky', 'skipped'] as const;
-
-/**
- * Rebuilds the run_tests rows of the tests the batch touched from all their stored attempts, and moves
- * each run's stats by the difference between those rows' outcomes before and after. The batch holds its
- * runs' locks (lockRuns): a concurrent batch of the same run has committed before this statement takes its
- * snapshot, so "before" is exact.
- */
-async function recomputeRunTests(tx: SqlExecutor, schema: string, results: Batch['results']): Promise<void> {
-  const touched = new Map<string, { runId: string; testCaseId: string; project: string; file: string }>();
-  for (const { data } of results) {
-    const testCaseId = testCaseIdOf(data.item);
-    const project = data.item.project ?? NO_PLATFORM;
-    touched.set(`${data.runId}\u0000${testCaseId}\u0000${project}`, {
-      runId: data.runId,
-      testCaseId,
-      project,
-      file: data.item.file,
-    });
-  }
-  const keys = [...touched.values()];
-  const counts = OUTCOMES.map((outcome) => `sum(sign) FILTER (WHERE outcome = '${outcome}') AS ${outcome}`);
-  await tx.query(
-    `WITH touched AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(run_id, test_case_id, project, file)
-     ),
-     before AS (
-       SELECT rt.run_id, rt.outcome FROM ${schema}.run_tests rt JOIN touched t USING (run_id, test_case_id, project)
-     ),
-     after AS (
-       INSERT INTO ${schema}.run_tests (run_id, test_case_id, project, project_id, file, outcome, attempts,
-         duration_ms, started_at, error_message, error_file, error_line)
-       SELECT r.run_id, r.test_case_id, r.project, min(r.project_id), min(t.file), ${OUTCOME_OF_ATTEMPTS},
-         count(*)::int, sum(r.duration_ms), min(r.started_at),
-         (array_agg(r.error->>'message' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
-         (array_agg(r.error->'location'->>'file' ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1],
-         (array_agg((r.error->'location'->>'line')::int ORDER BY r.attempt DESC) FILTER (WHERE r.error IS NOT NULL))[1]
-       FROM ${schema}.results r
-       JOIN touched t USING (run_id, test_case_id, project)
-       GROUP BY r.run_id, r.test_case_id, r.project
-       ON CONFLICT (run_id, test_case_id, project) DO UPDATE SET
-         outcome = EXCLUDED.outcome, attempts = EXCLUDED.attempts, duration_ms = EXCLUDED.duration_ms,
-         started_at = EXCLUDED.started_at, error_message = EXCLUDED.error_message,
-         error_file = EXCLUDED.error_file, error_line = EXCLUDED.error_line
-       RETURNING run_id, outcome
-     ),
-     delta AS (
-       SELECT run_id, sum(sign) AS total, ${counts.join(', ')}
-       FROM (SELECT run_id, outcome, 1 AS sign FROM after UNION ALL SELECT run_id, outcome, -1 FROM before) AS moves
-       GROUP BY run_id
-     )
-     UPDATE ${schema}.runs AS run SET
-       total = run.total + d.total,
-       ${OUTCOMES.map((o) => `${o} = run.${o} + coalesce(d.${o}, 0)`).join(',\n       ')},
-       outcome = ${RUN_OUTCOME('run.failed + coalesce(d.failed, 0)')}
-     FROM delta d
-     WHERE run.id = d.run_id`,
-    [
-      keys.map((k) => k.runId),
-      keys.map((k) => k.testCaseId),
-      keys.map((k) => k.project),
-      keys.map((k) => k.file),
     ],
   );
 }
@@ -481,6 +520,18 @@ async function recomputeRunStats(tx: SqlExecutor, schema: string, runIds: readon
 }
 
 /**
+ * What a run_tests row keeps of its attempts arrived with three columns. Adding them is instant whatever
+ * the table's size; rows written before hold NULL there, and a merge reads them from the row's outcome
+ * (exact: it was computed from the same two facts) and from its stored attempts (legacyErrorAttempt).
+ */
+async function addAttemptSums(tx: SqlExecutor, schema: string): Promise<void> {
+  await tx.query(
+    `ALTER TABLE ${schema}.run_tests ADD COLUMN IF NOT EXISTS as_expected boolean,
+       ADD COLUMN IF NOT EXISTS unexpected boolean, ADD COLUMN IF NOT EXISTS error_attempt integer`,
+  );
+}
+
+/**
  * The projection, for createProjector. An event that is not a test-results event fails the batch, so the
  * bus dead-letters it instead of the model silently skipping it.
  *
@@ -491,6 +542,7 @@ export function runsProjection(name: string = RUNS_READ_MODEL): Projection {
     name,
     async setup(tx, schema) {
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
+      await addAttemptSums(tx, schema);
     },
     async apply(tx, events, schema) {
       const batch = sortBatch(events);
