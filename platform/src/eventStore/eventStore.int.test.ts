@@ -388,6 +388,28 @@ describe.each([pglite, postgres])('EventStore contract on $name', (adapter) => {
       expect(second.cursor.transactionId).toBe('10');
     });
 
+    it('when events are read serialized, then each is its envelope as readAll gives it, as JSON, with the same cursor', async () => {
+      const store = await freshStore();
+      const nested = { text: 'line 1\nline "2" \u00e9', list: [1, 2.5, null, true], deep: { a: { b: [] } } };
+      await store.append('stream-a', [recorded(1), { type: 'thing.nested', version: 2, data: nested }], {
+        expectedVersion: 'any',
+        projectId: 'project-1',
+        correlationId: 'correlation-1',
+      });
+      await store.append('stream-b', [recorded(2)], { expectedVersion: 'any' });
+      const parsed = await store.readAll({ after: START, limit: 2 });
+
+      const serialized = await store.readAllSerialized({ after: START, limit: 2 });
+
+      expect(serialized.cursor).toEqual(parsed.cursor);
+      expect(serialized.events.map((event) => JSON.parse(event.json) as unknown)).toEqual(parsed.events);
+      expect(serialized.events.map(({ json: _json, ...metadata }) => metadata)).toEqual(
+        parsed.events.map(({ data: _data, ...metadata }) => metadata),
+      );
+      const rest = await store.readAllSerialized({ after: serialized.cursor, limit: 10 });
+      expect(rest.events.map((event) => event.streamId)).toEqual(['stream-b']);
+    });
+
     it('when readAll is given a limit that is not a positive integer, then it refuses', async () => {
       const store = await freshStore();
       await expect(store.readAll({ after: START, limit: 0 })).rejects.toThrow(/limit/);

@@ -71,6 +71,10 @@ class RacingEventStoreFake implements EventStore {
     throw new Error('not used by handleCommand');
   }
 
+  async readAllSerialized(): Promise<never> {
+    throw new Error('not used by handleCommand');
+  }
+
   async existingEventIds(): Promise<never> {
     throw new Error('not used by handleCommand');
   }

@@ -25,11 +25,14 @@ import { isSqlError, SQLSTATE } from '../sql/types';
 import type {
   AppendMetadata,
   AppendResult,
+  EventMetadata,
   EventStore,
   ExpectedVersion,
   GlobalCursor,
   NewEvent,
   ReadAllResult,
+  ReadAllSerializedResult,
+  SerializedEvent,
   StoredEvent,
 } from './types';
 
@@ -84,6 +87,13 @@ interface EventRow {
 
 const EVENT_COLUMNS = `event_id, type, version, stream_id, stream_position, global_position,
   transaction_id::text AS transaction_id, occurred_at, correlation_id, causation_id, project_id, data`;
+
+/** The same columns with the data as the database prints it, for a reader that only forwards it. */
+const SERIALIZED_COLUMNS = EVENT_COLUMNS.replace(/data$/, 'data::text AS data');
+
+type CursorRow = Pick<EventRow, 'transaction_id' | 'global_position'>;
+
+type SerializedRow = Omit<EventRow, 'data'> & { data: string };
 
 function tableDefinition(schema: string): string[] {
   return [
@@ -162,6 +172,9 @@ function eventsToAppend(events: NewEvent[]): EventToAppend[] {
 }
 
 /** Parses a row read back from the store into the contract's envelope. */
+const isoOf = (at: Date | string): string =>
+  at instanceof Date ? at.toISOString() : new Date(at).toISOString();
+
 function eventOfRow(row: EventRow): StoredEvent {
   return EventEnvelope.parse({
     eventId: row.event_id,
@@ -170,15 +183,33 @@ function eventOfRow(row: EventRow): StoredEvent {
     streamId: row.stream_id,
     streamPosition: row.stream_position,
     globalPosition: Number(row.global_position),
-    occurredAt:
-      row.occurred_at instanceof Date
-        ? row.occurred_at.toISOString()
-        : new Date(row.occurred_at).toISOString(),
+    occurredAt: isoOf(row.occurred_at),
     correlationId: row.correlation_id,
     causationId: row.causation_id,
     projectId: row.project_id,
     data: row.data,
   });
+}
+
+/**
+ * The envelope's JSON with the data spliced in as stored: the columns come from this table's constraints,
+ * the data is JSON the store itself validated on append, so neither is parsed here.
+ */
+function serializedOfRow(row: SerializedRow): SerializedEvent {
+  const metadata: EventMetadata = {
+    eventId: row.event_id,
+    type: row.type,
+    version: row.version,
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    globalPosition: Number(row.global_position),
+    occurredAt: isoOf(row.occurred_at),
+    correlationId: row.correlation_id,
+    causationId: row.causation_id,
+    projectId: row.project_id,
+  };
+  const head = JSON.stringify(metadata);
+  return { ...metadata, json: `${head.slice(0, -1)},"data":${row.data}}` };
 }
 
 /**
@@ -371,6 +402,34 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     }
   }
 
+  /** Up to `limit` rows after the cursor in commit-safe order, and the cursor after them. */
+  async function readAfter<Row extends CursorRow>(
+    columns: string,
+    after: GlobalCursor,
+    limit: number,
+  ): Promise<{ rows: Row[]; cursor: GlobalCursor }> {
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new TypeError(`readAll needs a positive integer limit, got ${limit}`);
+    }
+    const { rows } = await db.query<Row>(
+      // Ordered by the table's column, qualified: a bare `transaction_id` in ORDER BY names the output
+      // column, which the columns cast to text, and as text '1000000' sorts before '999999'. The cursor
+      // would then jump past every id with fewer digits still unread and never come back.
+      `SELECT ${columns} FROM ${schema}.events e
+       WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+       ORDER BY e.transaction_id, e.global_position
+       LIMIT $3`,
+      [after.transactionId, after.globalPosition, limit],
+      PREPARED,
+    );
+    const last = rows[rows.length - 1];
+    const cursor: GlobalCursor = last
+      ? { transactionId: last.transaction_id, globalPosition: Number(last.global_position) }
+      : after;
+    return { rows, cursor };
+  }
+
   async function existingEventIds(eventIds: readonly string[]): Promise<Set<string>> {
     const distinct = [...new Set(eventIds)];
     if (distinct.length === 0) return new Set();
@@ -407,26 +466,13 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     },
 
     async readAll({ after, limit }): Promise<ReadAllResult> {
-      if (!Number.isInteger(limit) || limit < 1) {
-        throw new TypeError(`readAll needs a positive integer limit, got ${limit}`);
-      }
-      const { rows } = await db.query<EventRow>(
-        // Ordered by the table's column, qualified: a bare `transaction_id` in ORDER BY names the output
-        // column, which EVENT_COLUMNS casts to text, and as text '1000000' sorts before '999999'. The
-        // cursor would then jump past every id with fewer digits still unread and never come back.
-        `SELECT ${EVENT_COLUMNS} FROM ${schema}.events e
-         WHERE e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-           AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-         ORDER BY e.transaction_id, e.global_position
-         LIMIT $3`,
-        [after.transactionId, after.globalPosition, limit],
-        PREPARED,
-      );
-      const last = rows[rows.length - 1];
-      const cursor: GlobalCursor = last
-        ? { transactionId: last.transaction_id, globalPosition: Number(last.global_position) }
-        : after;
+      const { rows, cursor } = await readAfter<EventRow>(EVENT_COLUMNS, after, limit);
       return { events: rows.map(eventOfRow), cursor };
+    },
+
+    async readAllSerialized({ after, limit }): Promise<ReadAllSerializedResult> {
+      const { rows, cursor } = await readAfter<SerializedRow>(SERIALIZED_COLUMNS, after, limit);
+      return { events: rows.map(serializedOfRow), cursor };
     },
 
     existingEventIds,

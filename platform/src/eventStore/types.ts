@@ -46,6 +46,19 @@ export interface ReadAllResult {
   cursor: GlobalCursor;
 }
 
+/** An event's envelope without its data: what a reader of the whole store routes by. */
+export type EventMetadata = Omit<StoredEvent, 'data'>;
+
+/** A stored event as a relay sends it: its envelope as JSON text, the data as stored and never parsed. */
+export interface SerializedEvent extends EventMetadata {
+  json: string;
+}
+
+export interface ReadAllSerializedResult {
+  events: SerializedEvent[];
+  cursor: GlobalCursor;
+}
+
 /**
  * Event store port. Append with optimistic concurrency (a VersionConflictError when the stream moved),
  * read one stream, read everything in commit-safe global order.
@@ -64,6 +77,12 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromVersion?: number }): Promise<StoredEvent[]>;
   /** Up to `limit` events after the cursor, in (transaction, position) order; none that may still change. */
   readAll(options: { after: GlobalCursor; limit: number }): Promise<ReadAllResult>;
+  /**
+   * readAll for a relay, which only forwards the events: each comes as its envelope's JSON, with the data
+   * as the database prints it. Parsing every event's data to serialize it again cost the relay about as
+   * much as everything else it does.
+   */
+  readAllSerialized(options: { after: GlobalCursor; limit: number }): Promise<ReadAllSerializedResult>;
   /**
    * Which of these event ids are stored, in any stream: lets a writer that derives ids from content (one
    * event per test result) tell duplicates from new events in one query instead of folding a stream.

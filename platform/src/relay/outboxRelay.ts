@@ -1,5 +1,11 @@
 import type { EventBus, OutgoingMessage } from '../eventBus/types';
-import type { EventStore, GlobalCursor, StoredEvent } from '../eventStore/types';
+import type {
+  EventMetadata,
+  EventStore,
+  GlobalCursor,
+  SerializedEvent,
+  StoredEvent,
+} from '../eventStore/types';
 import { START } from '../eventStore/types';
 import type { Logger } from '../logging';
 import type { CheckpointStore } from './checkpoints';
@@ -15,14 +21,14 @@ export const EVENT_HEADERS = {
 export interface RelayOptions {
   /** Names the checkpoint; one relay per store. */
   name: string;
-  store: EventStore;
+  store: Pick<EventStore, 'readAllSerialized'>;
   bus: EventBus;
   checkpoints: CheckpointStore;
   /**
    * The topic and key of an event. Every event of a stream must go to the same topic and a key derived
    * from the stream (or something coarser, like its project), or per-stream order is lost.
    */
-  route(event: StoredEvent): { topic: string; key: string };
+  route(event: EventMetadata): { topic: string; key: string };
   logger: Logger;
   /** Events read and published per round (default 500). */
   batchSize?: number;
@@ -52,15 +58,20 @@ export interface OutboxRelay {
 
 /** The bus message of a stored event: its envelope as JSON, keyed as the route says. */
 export function toMessage(event: StoredEvent, key: string): OutgoingMessage {
+  return { key, value: JSON.stringify(event), headers: headersOf(event) };
+}
+
+/** The same message from an event read serialized (what the relay sends). */
+export function serializedMessage(event: SerializedEvent, key: string): OutgoingMessage {
+  return { key, value: event.json, headers: headersOf(event) };
+}
+
+function headersOf(event: EventMetadata): Record<string, string> {
   return {
-    key,
-    value: JSON.stringify(event),
-    headers: {
-      [EVENT_HEADERS.eventId]: event.eventId,
-      [EVENT_HEADERS.type]: event.type,
-      [EVENT_HEADERS.version]: String(event.version),
-      [EVENT_HEADERS.streamId]: event.streamId,
-    },
+    [EVENT_HEADERS.eventId]: event.eventId,
+    [EVENT_HEADERS.type]: event.type,
+    [EVENT_HEADERS.version]: String(event.version),
+    [EVENT_HEADERS.streamId]: event.streamId,
   };
 }
 
@@ -89,13 +100,13 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
 
   async function runOnce(): Promise<number> {
     const after = await currentCursor();
-    const { events, cursor: next } = await store.readAll({ after, limit: batchSize });
+    const { events, cursor: next } = await store.readAllSerialized({ after, limit: batchSize });
     if (events.length === 0) return 0;
     const byTopic = new Map<string, OutgoingMessage[]>();
     for (const event of events) {
       const { topic, key } = route(event);
       const messages = byTopic.get(topic) ?? [];
-      messages.push(toMessage(event, key));
+      messages.push(serializedMessage(event, key));
       byTopic.set(topic, messages);
     }
     for (const [topic, messages] of byTopic) await bus.publish(topic, messages);

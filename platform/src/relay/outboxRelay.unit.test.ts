@@ -8,7 +8,7 @@ import { createOutboxRelay } from './outboxRelay';
 function quietStore() {
   const store = {
     reads: 0,
-    readAll: async ({ after }: { after: unknown }) => {
+    readAllSerialized: async ({ after }: { after: unknown }) => {
       store.reads += 1;
       return { events: [], cursor: after };
     },
