@@ -362,6 +362,14 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.pagination).toEqual({ page: 2, limit: 2, total: 3, hasNext: false, hasPrev: true });
     });
 
+    it('when a page past the last is asked, filtered by platform or by run, then it is empty and the total still counts', async () => {
+      for (const filter of ['', '&platform=chromium', '&testRunId=run-2']) {
+        const { body } = await get(`/${P}/test-case-explorer?limit=2&page=5${filter}`);
+        expect(body.data.testCases).toEqual([]);
+        expect(body.data.pagination.total).toBe(3);
+      }
+    });
+
     it.each([
       ['limit=101', 'limit'],
       ['limit=0', 'limit'],

@@ -55,6 +55,25 @@ interface Row {
 }
 
 /**
+ * The latest execution of a test case of the page (`page.case_id`, `page.last_at`), within what the request
+ * selected. Named runs: looked up among their executions. A window: it started at `page.last_at`, the latest
+ * start in the window, so it is the latest of the case's per-day rows of that day, which keep their latest
+ * execution; a few rows instead of every execution of the case in the window.
+ */
+function latestExecution(s: string, runIds: string | null, rowFilters: string[]): string {
+  const filters = rowFilters.map((f) => `AND c.${f}`).join(' ');
+  return runIds !== null
+    ? `SELECT c.run_id, c.duration_ms, c.outcome FROM ${s}.case_runs c
+       WHERE c.project_id = $1 AND c.case_id = page.case_id AND c.run_id = ANY(${runIds}::text[]) ${filters}
+       ORDER BY c.started_at DESC, c.run_id DESC LIMIT 1`
+    : `SELECT c.last_run_id AS run_id, c.last_duration AS duration_ms, c.last_outcome AS outcome
+       FROM ${s}.case_days c
+       WHERE c.project_id = $1 AND c.day = (page.last_at AT TIME ZONE 'UTC')::date AND c.case_id = page.case_id
+         ${filters}
+       ORDER BY c.last_at DESC, c.last_run_id DESC LIMIT 1`;
+}
+
+/**
  * @example const data = await explore(store, projectId, query, clock.now());
  */
 export async function explore(
@@ -115,15 +134,9 @@ export async function explore(
      SELECT a.*, t.file, t.title, t.full_title, t.tags, t.platforms
      FROM a JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = a.case_id
      ${caseFilters.length > 0 ? `WHERE ${caseFilters.join(' AND ')}` : ''}`;
+  const countedParams = [...params];
   const limit = param(query.limit);
   const offset = param((query.page - 1) * query.limit);
-  // The latest execution of each test case of the page, within what the request selected.
-  const lastFilters = [
-    ...rowFilters.map((f) => `AND c.${f}`),
-    runIds.length > 0
-      ? `AND c.run_id = ANY(${param(runIds)}::text[])`
-      : `AND c.started_at >= ${param(window.from)} AND c.started_at < ${param(window.to)}`,
-  ].join(' ');
   const { rows } = await store.db.query<Row>(
     `WITH page AS (
        SELECT *, count(*) OVER ()::int AS total FROM (${counted}) x ORDER BY ${order}
@@ -132,11 +145,7 @@ export async function explore(
      SELECT page.*, last.run_id AS last_run_id, last.duration_ms AS last_duration, last.outcome AS last_status,
        r.counter, r.branch, r.environment
      FROM page
-     LEFT JOIN LATERAL (
-       SELECT c.run_id, c.duration_ms, c.outcome FROM ${s}.case_runs c
-       WHERE c.project_id = $1 AND c.case_id = page.case_id ${lastFilters}
-       ORDER BY c.started_at DESC, c.run_id DESC LIMIT 1
-     ) last ON true
+     LEFT JOIN LATERAL (${latestExecution(s, runIds.length > 0 ? param(runIds) : null, rowFilters)}) last ON true
      LEFT JOIN LATERAL (SELECT counter, branch, environment FROM ${s}.runs WHERE id = last.run_id) r ON true
      ORDER BY ${order}`,
     params,
@@ -146,7 +155,7 @@ export async function explore(
     // Past the last page: the count still matters to the client.
     const { rows: all } = await store.db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM (${counted}) x`,
-      params.slice(0, params.length - (runIds.length > 0 ? 3 : 4)),
+      countedParams,
     );
     total = all[0]?.total ?? 0;
   }
