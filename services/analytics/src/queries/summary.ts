@@ -55,6 +55,8 @@ export async function analyticsSummary(
   const range: DayWindow = dateWindow(now, query, 30);
   const lookback = lastDays(now, query.days);
   const env = environmentFilter(query, 4);
+  const envFrom6 = environmentFilter(query, 6);
+  const between = (first: string, last: string) => `day >= ${first}::date AND day <= ${last}::date`;
   const dayParams = (w: DayWindow) => [projectId, w.firstDay, w.lastDay, ...env.params];
   const inDays = `project_id = $1 AND day >= $2::date AND day <= $3::date${env.sql}`;
   // Without an environment, the per-day totals of each test case are enough, and far fewer rows.
@@ -77,52 +79,65 @@ export async function analyticsSummary(
      WHERE project_id = $1 AND created AND started_at >= $2 AND started_at < $3${env.sql}`,
     [projectId, range.from, range.to, ...env.params],
   );
+  // One pass over the day rows of both windows, hashed by test case: its mean duration over the range, and
+  // whether it ran in the lookback.
   const cases = store.db.query<{
     total: number;
+    lookback_total: number;
     fast: number | null;
     medium: number | null;
     slow: number | null;
   }>(
-    `SELECT count(*)::int AS total,
+    `SELECT count(mean)::int AS total, (count(*) FILTER (WHERE in_lookback))::int AS lookback_total,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY mean)::float8 AS fast,
        percentile_cont(0.75) WITHIN GROUP (ORDER BY mean)::float8 AS medium,
        percentile_cont(0.9) WITHIN GROUP (ORDER BY mean)::float8 AS slow
-     FROM (SELECT case_id, sum(duration_sum) / sum(executions) AS mean
-           FROM ${days} WHERE ${inDays} GROUP BY case_id) per_case`,
-    dayParams(range),
+     FROM (
+       SELECT case_id,
+         sum(duration_sum) FILTER (WHERE ${between('$2', '$3')})
+           / sum(executions) FILTER (WHERE ${between('$2', '$3')}) AS mean,
+         bool_or(${between('$4', '$5')}) AS in_lookback
+       FROM ${days}
+       WHERE project_id = $1 AND day >= least($2::date, $4::date) AND day <= greatest($3::date, $5::date)${envFrom6.sql}
+       GROUP BY case_id
+     ) per_case`,
+    [projectId, range.firstDay, range.lastDay, lookback.firstDay, lookback.lastDay, ...envFrom6.params],
   );
-  const lookbackCases = store.db.query<{ total: number }>(
-    `SELECT count(DISTINCT case_id)::int AS total FROM ${days} WHERE ${inDays}`,
-    dayParams(lookback),
-  );
+  // The days that failed or were flaky are a few percent of the rows: only they are sorted into lists. A
+  // test case is flaky if one of them was, or if it failed on a commit it also passed on.
   const flaky = store.db.query<UniqueRow>(
-    `WITH flaky AS (
-       SELECT DISTINCT case_id FROM ${days} WHERE ${inDays} AND flaky > 0
-       UNION
-       SELECT DISTINCT case_id FROM ${s}.commit_conflicts WHERE ${inDays}
-     ),
-     days AS (
-       SELECT case_id, day FROM ${days}
-       WHERE ${inDays} AND (flaky > 0 OR failed > 0) AND case_id IN (SELECT case_id FROM flaky)
+    `WITH failing AS (
+       SELECT case_id, array_agg(DISTINCT day::text ORDER BY day::text) AS days, bool_or(flaky > 0) AS flaky
+       FROM ${days} WHERE ${inDays} AND (flaky > 0 OR failed > 0)
+       GROUP BY case_id
      )
-     SELECT t.file, t.title, array_agg(DISTINCT d.day::text ORDER BY d.day::text) AS days
-     FROM days d JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = d.case_id
-     GROUP BY t.case_id, t.file, t.title
-     ORDER BY count(DISTINCT d.day) DESC, t.file, t.title`,
+     SELECT t.file, t.title, f.days
+     FROM failing f JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = f.case_id
+     WHERE f.flaky OR f.case_id IN (SELECT case_id FROM ${s}.commit_conflicts WHERE ${inDays})
+     ORDER BY cardinality(f.days) DESC, t.file, t.title`,
     dayParams(lookback),
   );
   const newFailures = store.db.query<UniqueRow>(
-    `SELECT t.file, t.title, array_agg(DISTINCT n.day::text ORDER BY n.day::text) AS days
-     FROM ${s}.new_failures n JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = n.case_id
-     WHERE n.project_id = $1 AND n.day >= $2::date AND n.day <= $3::date${env.sql.replace(/(environment|branch)/g, 'n.$1')}
-     GROUP BY t.case_id, t.file, t.title
-     ORDER BY count(DISTINCT n.day) DESC, t.file, t.title`,
+    `SELECT t.file, t.title, n.days
+     FROM (
+       SELECT case_id, array_agg(DISTINCT day::text ORDER BY day::text) AS days FROM ${s}.new_failures
+       WHERE project_id = $1 AND day >= $2::date AND day <= $3::date${env.sql}
+       GROUP BY case_id
+     ) n
+     JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = n.case_id
+     ORDER BY cardinality(n.days) DESC, t.file, t.title`,
     dayParams(range),
   );
-  const [r, c, l, f, n] = await Promise.all([runs, cases, lookbackCases, flaky, newFailures]);
+  const [r, c, f, n] = await Promise.all([runs, cases, flaky, newFailures]);
   const run = r.rows[0] ?? { total: 0, passed: 0, failed: 0, avg_ms: null };
-  const caseStats = c.rows[0] ?? { total: 0, fast: null, medium: null, slow: null };
-  const lookbackTotal = l.rows[0]?.total ?? 0;
+  const caseStats = c.rows[0] ?? {
+    total: 0,
+    lookback_total: 0,
+    fast: null,
+    medium: null,
+    slow: null,
+  };
+  const lookbackTotal = caseStats.lookback_total;
   return {
     metrics: {
       totalRuns: run.total,
