@@ -31,7 +31,12 @@ export interface Projector {
   subscribe(
     bus: EventBus,
     topics: string[],
-    options?: { maxAttempts?: number; backoff?: { initialMs: number; maxMs: number } },
+    options?: {
+      maxAttempts?: number;
+      backoff?: { initialMs: number; maxMs: number };
+      /** Events per transaction at most (the bus's default, 500, otherwise). */
+      maxBatchSize?: number;
+    },
   ): Promise<Subscription>;
   /**
    * Replays `source` from position 0 into fresh tables, then, holding the projection's lock so live

@@ -125,7 +125,9 @@ export function createTestResultsModule(
       await store.init();
       await projector.init();
       await ports.bus.ensureTopics([topic]);
-      subscription = await projector.subscribe(ports.bus, [topic]);
+      // A result batch is 500 events; a transaction's fixed costs (lock, checkpoints, commit) are then paid
+      // once per batch or so rather than per fetch chunk.
+      subscription = await projector.subscribe(ports.bus, [topic], { maxBatchSize: 1_000 });
       relay.start();
       logger.info({ topic, schema }, 'test-results started');
     },
