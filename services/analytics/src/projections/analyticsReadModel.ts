@@ -132,6 +132,18 @@ function tableDefinitions(s: string): string[] {
        last_outcome text NOT NULL,
        PRIMARY KEY (project_id, day, case_id)
      )`,
+    // Every batch updates the day rows of the cases it saw, about five times a row over a day. Room on each
+    // page lets an update stay on its page without a new index entry (HOT), which keeps the tables compact
+    // for the summary's scans and the updates cheap (at the default of 100 the table grew to 3 times its
+    // compacted size and 4% of updates were HOT). Takes effect on pages written from now on.
+    `ALTER TABLE ${s}.case_days SET (fillfactor = 70)`,
+    `ALTER TABLE ${s}.case_day_totals SET (fillfactor = 70)`,
+    // The days a case failed or was flaky, a few percent of the rows: the summary's flaky list reads only
+    // these instead of every day row of the lookback.
+    `CREATE INDEX IF NOT EXISTS case_day_totals_failing ON ${s}.case_day_totals (project_id, day)
+       INCLUDE (case_id, flaky) WHERE flaky > 0 OR failed > 0`,
+    `CREATE INDEX IF NOT EXISTS case_days_failing ON ${s}.case_days (project_id, day)
+       INCLUDE (case_id, flaky, environment, branch) WHERE flaky > 0 OR failed > 0`,
     `CREATE TABLE IF NOT EXISTS ${s}.new_failures (
        run_id text NOT NULL,
        case_id text NOT NULL,
