@@ -171,32 +171,12 @@ function eventsToAppend(events: NewEvent[]): EventToAppend[] {
   });
 }
 
-/** Parses a row read back from the store into the contract's envelope. */
 const isoOf = (at: Date | string): string =>
   at instanceof Date ? at.toISOString() : new Date(at).toISOString();
 
-function eventOfRow(row: EventRow): StoredEvent {
-  return EventEnvelope.parse({
-    eventId: row.event_id,
-    type: row.type,
-    version: row.version,
-    streamId: row.stream_id,
-    streamPosition: row.stream_position,
-    globalPosition: Number(row.global_position),
-    occurredAt: isoOf(row.occurred_at),
-    correlationId: row.correlation_id,
-    causationId: row.causation_id,
-    projectId: row.project_id,
-    data: row.data,
-  });
-}
-
-/**
- * The envelope's JSON with the data spliced in as stored: the columns come from this table's constraints,
- * the data is JSON the store itself validated on append, so neither is parsed here.
- */
-function serializedOfRow(row: SerializedRow): SerializedEvent {
-  const metadata: EventMetadata = {
+/** The envelope of a row read back from the store, without its data. */
+function metadataOf(row: Omit<EventRow, 'data'>): EventMetadata {
+  return {
     eventId: row.event_id,
     type: row.type,
     version: row.version,
@@ -208,6 +188,19 @@ function serializedOfRow(row: SerializedRow): SerializedEvent {
     causationId: row.causation_id,
     projectId: row.project_id,
   };
+}
+
+/** Parses a row read back from the store into the contract's envelope. */
+function eventOfRow(row: EventRow): StoredEvent {
+  return EventEnvelope.parse({ ...metadataOf(row), data: row.data });
+}
+
+/**
+ * The envelope's JSON with the data spliced in as stored: the columns come from this table's constraints,
+ * the data is JSON the store itself validated on append, so neither is parsed here.
+ */
+function serializedOfRow(row: SerializedRow): SerializedEvent {
+  const metadata = metadataOf(row);
   const head = JSON.stringify(metadata);
   return { ...metadata, json: `${head.slice(0, -1)},"data":${row.data}}` };
 }

@@ -79,11 +79,14 @@ function tableDefinitions(schema: string): string[] {
        project_id text NOT NULL,
        file text NOT NULL,
        outcome text NOT NULL,
+       -- Some attempt went as expected / some did not (not counting skips); NULL in rows written before
+       -- these columns (addAttemptSums).
        as_expected boolean,
        unexpected boolean,
        attempts integer NOT NULL,
        duration_ms double precision NOT NULL,
        started_at timestamptz NOT NULL,
+       -- The attempt whose error is kept: -1 when none failed, NULL in rows written before this column.
        error_attempt integer,
        error_message text,
        error_file text,
