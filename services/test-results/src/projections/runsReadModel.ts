@@ -80,7 +80,7 @@ function tableDefinitions(schema: string): string[] {
        file text NOT NULL,
        outcome text NOT NULL,
        -- Some attempt went as expected / some did not (not counting skips); NULL in rows written before
-       -- these columns (addAttemptSums).
+       -- these columns.
        as_expected boolean,
        unexpected boolean,
        attempts integer NOT NULL,
@@ -93,6 +93,11 @@ function tableDefinitions(schema: string): string[] {
        error_line integer,
        PRIMARY KEY (run_id, test_case_id, project)
      )`,
+    // Tables made before run_tests kept what its attempts add up to get the columns; adding them is instant
+    // whatever the table's size. Their rows hold NULL there and merge from their outcome (exact: computed
+    // from the same two facts) and stored attempts (legacyErrorAttempt).
+    `ALTER TABLE ${schema}.run_tests ADD COLUMN IF NOT EXISTS as_expected boolean,
+       ADD COLUMN IF NOT EXISTS unexpected boolean, ADD COLUMN IF NOT EXISTS error_attempt integer`,
     `CREATE INDEX IF NOT EXISTS run_tests_history ON ${schema}.run_tests (project_id, test_case_id, started_at DESC)`,
     `CREATE INDEX IF NOT EXISTS run_tests_file ON ${schema}.run_tests (project_id, file)`,
     `CREATE TABLE IF NOT EXISTS ${schema}.results (
@@ -297,8 +302,8 @@ async function recordAttempts(tx: SqlExecutor, schema: string, batch: KeyedResul
     tags: item.tags ?? [],
     location: item.location ?? null,
   }));
-  const files = new Map<string, { testCaseId: string; file: string }>();
-  for (const { testCaseId, item } of batch) files.set(testCaseId, { testCaseId, file: item.file });
+  // A test case id is a hash of its file and title path: one file per id.
+  const files = new Map(batch.map(({ testCaseId, item }) => [testCaseId, item.file]));
   const counts = OUTCOMES.map((outcome) => `sum(sign) FILTER (WHERE outcome = '${outcome}') AS ${outcome}`);
   const asExpected = `coalesce(run_tests.as_expected, run_tests.outcome IN ('passed', 'flaky')) OR EXCLUDED.as_expected`;
   const unexpected = `coalesce(run_tests.unexpected, run_tests.outcome IN ('failed', 'flaky')) OR EXCLUDED.unexpected`;
@@ -372,11 +377,7 @@ async function recordAttempts(tx: SqlExecutor, schema: string, batch: KeyedResul
        outcome = ${RUN_OUTCOME('run.failed + coalesce(d.failed, 0)')}
      FROM delta d
      WHERE run.id = d.run_id`,
-    [
-      JSON.stringify(rows),
-      [...files.values()].map((f) => f.testCaseId),
-      [...files.values()].map((f) => f.file),
-    ],
+    [JSON.stringify(rows), [...files.keys()], [...files.values()]],
   );
 }
 
@@ -523,18 +524,6 @@ async function recomputeRunStats(tx: SqlExecutor, schema: string, runIds: readon
 }
 
 /**
- * What a run_tests row keeps of its attempts arrived with three columns. Adding them is instant whatever
- * the table's size; rows written before hold NULL there, and a merge reads them from the row's outcome
- * (exact: it was computed from the same two facts) and from its stored attempts (legacyErrorAttempt).
- */
-async function addAttemptSums(tx: SqlExecutor, schema: string): Promise<void> {
-  await tx.query(
-    `ALTER TABLE ${schema}.run_tests ADD COLUMN IF NOT EXISTS as_expected boolean,
-       ADD COLUMN IF NOT EXISTS unexpected boolean, ADD COLUMN IF NOT EXISTS error_attempt integer`,
-  );
-}
-
-/**
  * The projection, for createProjector. An event that is not a test-results event fails the batch, so the
  * bus dead-letters it instead of the model silently skipping it.
  *
@@ -545,7 +534,6 @@ export function runsProjection(name: string = RUNS_READ_MODEL): Projection {
     name,
     async setup(tx, schema) {
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
-      await addAttemptSums(tx, schema);
     },
     async apply(tx, events, schema) {
       const batch = sortBatch(events);
