@@ -423,6 +423,17 @@ async function upsertTestCases(tx: SqlExecutor, s: string, rows: ResultRow[]): P
   );
 }
 
+/** The summed columns of a day row, in the order both day tables list them. */
+const DAY_SUMS = [
+  'executions',
+  'passed',
+  'failed',
+  'flaky',
+  'skipped',
+  'duration_sum',
+  'duration_max',
+] as const satisfies readonly (keyof DayDelta)[];
+
 /**
  * Moves case_days and case_day_totals by the difference each execution made (row after minus row before),
  * for executions that kept their day and start: then an execution's latest state only ever replaces itself
@@ -453,8 +464,12 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
           THEN EXCLUDED.${c} ELSE ${table}.${c} END`,
       )
       .join(', ');
-  const keyColumn = (rows: DayDelta[], index: number) => rows.map((r) => r.key[index]);
-  const column = <K extends keyof DayDelta>(rows: DayDelta[], key: K) => rows.map((r) => r[key]);
+  // unnest's arrays for a table's rows: each key column, the sums, then the latest execution's columns.
+  const arraysOf = (rows: DayDelta[], keyColumns: number, latest: readonly (keyof DayDelta)[]) => [
+    ...Array.from({ length: keyColumns }, (_, i) => rows.map((r) => r.key[i])),
+    ...DAY_SUMS.map((k) => rows.map((r) => r[k])),
+    ...latest.map((k) => rows.map((r) => r[k])),
+  ];
   await tx.query(
     `WITH days AS (
        INSERT INTO ${s}.case_days AS d (project_id, day, case_id, platform, environment, branch, executions,
@@ -473,16 +488,8 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
      ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
        ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`,
     [
-      ...[0, 1, 2, 3, 4, 5].map((i) => keyColumn(days, i)),
-      ...(
-        ['executions', 'passed', 'failed', 'flaky', 'skipped', 'duration_sum', 'duration_max'] as const
-      ).map((k) => column(days, k)),
-      ...(['last_at', 'last_run_id', 'last_duration', 'last_outcome'] as const).map((k) => column(days, k)),
-      ...[0, 1, 2].map((i) => keyColumn(totals, i)),
-      ...(
-        ['executions', 'passed', 'failed', 'flaky', 'skipped', 'duration_sum', 'duration_max'] as const
-      ).map((k) => column(totals, k)),
-      ...(['last_at', 'last_run_id', 'last_outcome'] as const).map((k) => column(totals, k)),
+      ...arraysOf(days, 6, ['last_at', 'last_run_id', 'last_duration', 'last_outcome']),
+      ...arraysOf(totals, 3, ['last_at', 'last_run_id', 'last_outcome']),
     ],
   );
 }
