@@ -174,6 +174,28 @@ describe.each([pglite, postgres])('EventStore contract on $name', (adapter) => {
       expect((await store.readStream('shapes')).map((event) => event.data)).toEqual(shapes);
     });
 
+    it('when the table was created with jsonb data (before json), then appends and reads work the same', async () => {
+      const schema = uniqueName('event_store');
+      schemas.push(schema);
+      await db.exec(`CREATE SCHEMA ${schema}`);
+      const store = createSqlEventStore({ db, schema, clock });
+      await store.init();
+      await db.exec(`ALTER TABLE ${schema}.events ALTER COLUMN data TYPE jsonb USING data::jsonb`);
+      const { rows } = await db.query<{ type: string }>(
+        `SELECT data_type AS type FROM information_schema.columns
+         WHERE table_schema = $1 AND table_name = 'events' AND column_name = 'data'`,
+        [schema],
+      );
+      expect(rows).toEqual([{ type: 'jsonb' }]);
+      await store.append('old', [recorded(1), recorded(2, { data: null })], { expectedVersion: 'no_stream' });
+      expect((await store.readStream('old')).map((event) => event.data)).toEqual([{ n: 1 }, null]);
+      const serialized = await store.readAllSerialized({ after: START, limit: 10 });
+      expect(serialized.events.map((event) => (JSON.parse(event.json) as StoredEvent).data)).toEqual([
+        { n: 1 },
+        null,
+      ]);
+    });
+
     it("when 'no_stream' is expected of a stream that exists, then a VersionConflictError says where it is", async () => {
       const store = await freshStore();
       await store.append('run-1', [recorded(1), recorded(2)], { expectedVersion: 'no_stream' });
