@@ -275,6 +275,31 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     expect(await runRow(runId)).toMatchObject({ total: 2, flaky: 2, failed: 0, passed: 0 });
   });
 
+  it('when the results table was created with jsonb columns (before json), then attempts are recorded with their error the same', async () => {
+    const columns = ['error', 'steps', 'stdout', 'stderr', 'attachments', 'annotations', 'location'];
+    await db.exec(
+      `ALTER TABLE ${projectionName}.results ${columns
+        .map((column) => `ALTER COLUMN ${column} TYPE jsonb USING ${column}::jsonb`)
+        .join(', ')}`,
+    );
+    const runId = await startedRun();
+    await ingest.addResults(projectId, runId, [
+      failedWith('stored as jsonb', 0, 'first try broke'),
+      result('stored as jsonb', 1, 'passed', { stdout: ['retried\n'] }),
+    ]);
+    await project();
+    expect(await runTest('stored as jsonb')).toMatchObject({ outcome: 'flaky', error_message: 'first try broke' });
+    const { rows } = await db.query<{ type: string; message: string; stdout: unknown }>(
+      `SELECT pg_typeof(error)::text AS type, error->>'message' AS message, stdout
+       FROM ${projectionName}.results WHERE run_id = $1 ORDER BY attempt`,
+      [runId],
+    );
+    expect(rows).toEqual([
+      { type: 'jsonb', message: 'first try broke', stdout: null },
+      { type: 'jsonb', message: null, stdout: ['retried\n'] },
+    ]);
+  });
+
   it('when a run gets its results over many batches whose retries change earlier outcomes, then its stats always equal a count of its tests', async () => {
     const runId = await startedRun();
     await project();
