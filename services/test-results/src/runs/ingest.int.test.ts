@@ -16,7 +16,7 @@ import { ciRunStream } from './ciRun';
 import { counterEventId, counterStream } from './counter';
 import { realisticResult } from './fixtures';
 import { createIngest, type Ingest } from './ingest';
-import { runArtifactsStream, runCoverageStream, runResultsStream, runStream } from './run';
+import { runArtifactsStream, runCoverageStream, runResultsStreams, runStream } from './run';
 import { testDatabases } from '../testing';
 
 // The ingest use cases on both adapters of the event store: the embedded mode (PGlite, in memory) and the
@@ -89,6 +89,12 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
 
   async function startedRun(body: Parameters<Ingest['startRun']>[1] = {}): Promise<RunSummary> {
     return (await ingest.startRun(projectId, body)).run;
+  }
+
+  /** Every result event of the run, whichever of its streams holds it, in the order they were stored. */
+  async function storedResults(runId: string): Promise<StoredEvent[]> {
+    const streams = await Promise.all(runResultsStreams(runId).map((stream) => store.readStream(stream)));
+    return streams.flat().sort((a, b) => a.globalPosition - b.globalPosition);
   }
 
   describe('starting', () => {
@@ -208,7 +214,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
       const results = batch(50);
       expect(await ingest.addResults(projectId, run.id, results)).toEqual({ accepted: 50, duplicates: 0 });
       expect(await ingest.addResults(projectId, run.id, results)).toEqual({ accepted: 0, duplicates: 50 });
-      const stored = await store.readStream(runResultsStream(run.id));
+      const stored = await storedResults(run.id);
       expect(stored).toHaveLength(50);
       expect(stored.map((event) => event.data)).toEqual(results.map((item) => ({ runId: run.id, item })));
     });
@@ -219,7 +225,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
       const retry = realisticResult(3, { attempt: 1, status: 'passed' });
       const answer = await ingest.addResults(projectId, run.id, [...batch(10, 5), retry, retry]);
       expect(answer).toEqual({ accepted: 6, duplicates: 6 });
-      expect(await store.readStream(runResultsStream(run.id))).toHaveLength(16);
+      expect(await storedResults(run.id)).toHaveLength(16);
     });
 
     it('when a batch holds one bad item, then it is refused naming its index and field, and nothing is stored', async () => {
@@ -230,7 +236,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
       expect(error).toMatchObject({ code: 'VALIDATION_ERROR' });
       expect(error.message).toMatch(/^results\[13\]\.titlePath: /);
       expect(error.message.split('; ')).toHaveLength(1);
-      expect(await store.readStream(runResultsStream(run.id))).toEqual([]);
+      expect(await storedResults(run.id)).toEqual([]);
     });
 
     it('when a batch of 1,000 realistic results is sent, then all are accepted and stored in one go', async () => {
@@ -239,7 +245,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
         accepted: 1_000,
         duplicates: 0,
       });
-      const stored = await store.readStream(runResultsStream(run.id));
+      const stored = await storedResults(run.id);
       expect(stored).toHaveLength(1_000);
       expect(new Set(stored.map((event) => event.globalPosition)).size).toBe(1_000);
     });
@@ -252,9 +258,24 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
       // Each stored result was accepted by some request (a request racing an identical one may count
       // as accepted what the other stored: either way it is stored once).
       expect(answers.reduce((sum, answer) => sum + answer.accepted, 0)).toBeGreaterThanOrEqual(400);
-      const stored = await store.readStream(runResultsStream(run.id));
+      const stored = await storedResults(run.id);
       expect(stored).toHaveLength(400);
       expect(new Set(stored.map((event) => event.eventId)).size).toBe(400);
+    });
+
+    it("when a run's shards send different batches at once, then each batch lands whole in one of the run's result streams and they spread over several", async () => {
+      const run = await startedRun();
+      const batches = Array.from({ length: 8 }, (_, shard) => batch(25, shard * 25));
+      const answers = await Promise.all(batches.map((results) => ingest.addResults(projectId, run.id, results)));
+      expect(answers).toEqual(batches.map(() => ({ accepted: 25, duplicates: 0 })));
+      const streams = (await Promise.all(runResultsStreams(run.id).map((stream) => store.readStream(stream))))
+        .filter((events) => events.length > 0)
+        .map((events) => new Set(events.map((event) => (event.data as { item: { titlePath: string[] } }).item.titlePath.at(-1))));
+      expect(streams.length).toBeGreaterThan(1);
+      expect(streams.reduce((sum, titles) => sum + titles.size, 0)).toBe(200);
+      // A repeat of a batch finds its results where they are, whichever stream holds them.
+      expect(await ingest.addResults(projectId, run.id, batches[3] ?? [])).toEqual({ accepted: 0, duplicates: 25 });
+      expect(await storedResults(run.id)).toHaveLength(200);
     });
 
     it('when results are sent to a run that does not exist or belongs to another project, then NOT_FOUND', async () => {
@@ -265,7 +286,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
       expect(await refusal(ingest.addResults('project-2', run.id, batch(1)))).toMatchObject({
         code: 'NOT_FOUND',
       });
-      expect(await store.readStream(runResultsStream(run.id))).toEqual([]);
+      expect(await storedResults(run.id)).toEqual([]);
     });
   });
 
@@ -368,7 +389,7 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
         ingest.addCoverage(projectId, run.id, coverage),
       ];
       for (const attempt of late) expect(await refusal(attempt)).toMatchObject({ code: 'RUN_FINISHED' });
-      expect(await store.readStream(runResultsStream(run.id))).toHaveLength(3);
+      expect(await storedResults(run.id)).toHaveLength(3);
       expect(await store.readStream(runArtifactsStream(run.id))).toEqual([]);
       expect(await store.readStream(runCoverageStream(run.id))).toEqual([]);
     });

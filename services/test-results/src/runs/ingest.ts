@@ -40,6 +40,7 @@ import { decide, runDecider, type RunCommand } from './decide';
 import { distinctResults, parseResults } from './results';
 import {
   parseRunEvent,
+  resultStripeOf,
   runArtifactsStream,
   runCoverageStream,
   runResultsStream,
@@ -293,7 +294,8 @@ export function createIngest(options: IngestOptions): Ingest {
       const { distinct } = distinctResults(parsed);
       const now = clock.now();
       const events = await decideAddition({ type: 'recordResults', runId, projectId, items: distinct });
-      const accepted = await appendNew(runResultsStream(runId), events, metadataOf(projectId, context, now));
+      const stream = runResultsStream(runId, resultStripeOf(events.map((event) => event.eventId ?? '')));
+      const accepted = await appendNew(stream, events, metadataOf(projectId, context, now));
       return { accepted, duplicates: parsed.length - accepted };
     },
 

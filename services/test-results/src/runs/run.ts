@@ -56,8 +56,22 @@ export type RunEvent = EventOf<
 
 /** The lifecycle: created, shards, finished. Folded before every decision on the run. */
 export const runStream = (runId: string): string => `run-${runId}`;
-/** One test.result-recorded per result. */
-export const runResultsStream = (runId: string): string => `run-${runId}-results`;
+/**
+ * The streams a run's results are spread over: one test.result-recorded per result, and each batch in one
+ * of them. A run's shards send batches at the same time; in one stream every append but one lost the race
+ * for the next position and queued for the stream's lock (waits of up to 600 ms under 8 shards). Nothing
+ * needs results in one order: an attempt merges the same whatever came before it.
+ */
+export const RESULT_STRIPES = 16;
+export const runResultsStream = (runId: string, stripe: number): string => `run-${runId}-results-${stripe}`;
+export const runResultsStreams = (runId: string): string[] =>
+  Array.from({ length: RESULT_STRIPES }, (_, stripe) => runResultsStream(runId, stripe));
+/**
+ * The stripe of a batch, from its first event id (a hash of that result's key): the same batch goes to the
+ * same stream every time it is sent, two different batches to the same one once in 16.
+ */
+export const resultStripeOf = (eventIds: readonly string[]): number =>
+  Number.parseInt((eventIds[0] ?? '0').replace(/-/g, '').slice(0, 8), 16) % RESULT_STRIPES;
 export const runArtifactsStream = (runId: string): string => `run-${runId}-artifacts`;
 export const runCoverageStream = (runId: string): string => `run-${runId}-coverage`;
 
