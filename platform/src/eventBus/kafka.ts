@@ -52,6 +52,12 @@ const SESSION_TIMEOUT_MS = 15_000;
 const HEARTBEAT_INTERVAL_MS = 3_000;
 /** How long an idle fetch waits on the broker; it bounds how long stop() waits for the fetch loop. */
 const FETCH_MAX_WAIT_MS = 1_000;
+/**
+ * Bytes a fetch may bring from one partition. kafkajs's default, 1 MB, holds one record batch of 500
+ * events of about 1.5 KB (the relay's chunk): every fetch then brought one chunk, whatever maxBatchSize a
+ * subscriber asked for. 4 MB brings a few chunks, so a subscriber's transactions can be as big as it says.
+ */
+const FETCH_MAX_BYTES_PER_PARTITION = 4 * 1024 * 1024;
 /** Rough bytes a record adds to its key, value and headers in a record batch. */
 const RECORD_OVERHEAD_BYTES = 64;
 
@@ -303,6 +309,7 @@ async function startConsumer(
     // Members rejoin only once their batch in flight is done; give them stopTimeoutMs and some margin.
     rebalanceTimeout,
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+    maxBytesPerPartition: FETCH_MAX_BYTES_PER_PARTITION,
   });
   consumer.on(consumer.events.CRASH, (event) => {
     context.logger.error(
