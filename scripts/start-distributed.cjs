@@ -17,6 +17,7 @@ const testResultsPort = process.env.VERDICT_TEST_RESULTS_PORT || '8081';
 const manualTestingPort = process.env.VERDICT_MANUAL_TESTING_PORT || '8083';
 const webhooksPort = process.env.VERDICT_WEBHOOKS_PORT || '8082';
 const analyticsPort = process.env.VERDICT_ANALYTICS_PORT || '8084';
+const testResultsProjectorPort = process.env.VERDICT_TEST_RESULTS_PROJECTOR_PORT || '8085';
 const services = [
   {
     name: 'gateway',
@@ -30,7 +31,20 @@ const services = [
       VERDICT_ANALYTICS_URL: process.env.VERDICT_ANALYTICS_URL || `http://127.0.0.1:${analyticsPort}`,
     },
   },
-  { name: 'test-results', entry: 'services/test-results/src/main.ts', port: testResultsPort },
+  // The runs read model is applied by a process of its own, so that its work never waits behind request
+  // parsing on the API's event loop (README, "Operations").
+  {
+    name: 'test-results',
+    entry: 'services/test-results/src/main.ts',
+    port: testResultsPort,
+    env: { VERDICT_TEST_RESULTS_ROLE: 'api' },
+  },
+  {
+    name: 'test-results-projector',
+    entry: 'services/test-results/src/main.ts',
+    port: testResultsProjectorPort,
+    env: { VERDICT_TEST_RESULTS_ROLE: 'projector' },
+  },
   { name: 'manual-testing', entry: 'services/manual-testing/src/main.ts', port: manualTestingPort },
   { name: 'webhooks', entry: 'services/webhooks/src/main.ts', port: webhooksPort },
   { name: 'analytics', entry: 'services/analytics/src/main.ts', port: analyticsPort },
@@ -38,7 +52,7 @@ const services = [
 
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 10_000;
-const COLOURS = [36, 35, 33, 32, 34];
+const COLOURS = [36, 35, 33, 32, 34, 31];
 const SECRETS = [
   // Sizes well above the minimums the gateway enforces (16 and 32 characters).
   { name: 'VERDICT_ADMIN_KEY', bytes: 32 },

@@ -1,5 +1,5 @@
-// Ingest through the gateway in the distributed mode: the gateway and the test-results service as their
-// own processes on real PostgreSQL, Kafka and Redis, fed batches of 500 realistic results (5 steps, a few
+// Ingest through the gateway in the distributed mode: the gateway, the test-results API and its projector as
+// their own processes on real PostgreSQL, Kafka and Redis, fed batches of 500 realistic results (5 steps, a few
 // lines of stdout, one in ten failing and half of those with a stack). Next to it, in the same run, the
 // baseline: a raw multi-row INSERT of the same rows into PostgreSQL from as many writers.
 import { randomBytes } from 'node:crypto';
@@ -402,13 +402,20 @@ export async function benchIngest(servers: IngestBenchServers): Promise<BenchRow
   // VERDICT_BENCH_CPU_PROF=<dir> writes V8 CPU profiles of both processes there.
   const profile = process.env.VERDICT_BENCH_CPU_PROF;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  // As `npm run start:distributed` runs them: the API with its relay, and the runs projector on its own.
   const testResults = await startNode(
     'ingest-test-results',
     [...flags, '--import', 'tsx', 'services/test-results/src/main.ts'],
-    shared,
+    { ...shared, VERDICT_TEST_RESULTS_ROLE: 'api' },
   );
+  let projector: Child | undefined;
   let gateway: Child | undefined;
   try {
+    projector = await startNode(
+      'ingest-test-results-projector',
+      [...flags, '--import', 'tsx', 'services/test-results/src/main.ts'],
+      { ...shared, VERDICT_TEST_RESULTS_ROLE: 'projector' },
+    );
     gateway = await startNode(
       'ingest-gateway',
       [...flags, '--import', 'tsx', 'services/gateway/src/main.ts'],
@@ -430,14 +437,14 @@ export async function benchIngest(servers: IngestBenchServers): Promise<BenchRow
     progress(`raw INSERT baseline, ${WRITERS} writers, ${THROUGHPUT_S} s`);
     const raw = await rawInsert(servers.databaseUrl, THROUGHPUT_S);
     progress(`sustained ingest, ${WRITERS} shards, ${THROUGHPUT_S} s`);
-    const children = [gateway, testResults];
+    const children = [gateway, testResults, projector];
     const { value: load, peaks } = await withPeakRss(children, () => sustained(client, THROUGHPUT_S));
     progress(
       `raw ${Math.round(raw)}/s; accepted ${Math.round(load.acceptedPerSecond)}/s, readable ${Math.round(load.readablePerSecond)}/s; RSS ${peaks.map(Math.round).join(', ')} MB`,
     );
     progress(`read-your-writes lag at ${LAG_RATE} results/s, ${LAG_S} s`);
     const lag = await readYourWrites(client, LAG_RATE, LAG_S);
-    const [gatewayRss = 0, testResultsRss = 0] = peaks;
+    const [gatewayRss = 0, testResultsRss = 0, projectorRss = 0] = peaks;
     return [
       {
         name: `ingest accepted (202), ${WRITERS} shards × ${BATCH}-result batches`,
@@ -480,16 +487,24 @@ export async function benchIngest(servers: IngestBenchServers): Promise<BenchRow
         met: gatewayRss < RSS_TARGET_MB,
       },
       {
-        name: 'test-results peak RSS under load',
+        name: 'test-results (API) peak RSS under load',
         unit: 'MB',
         ours: testResultsRss,
         baseline: null,
         target: `< ${RSS_TARGET_MB} MB`,
         met: testResultsRss < RSS_TARGET_MB,
       },
+      {
+        name: 'test-results-projector peak RSS under load',
+        unit: 'MB',
+        ours: projectorRss,
+        baseline: null,
+        target: `< ${RSS_TARGET_MB} MB`,
+        met: projectorRss < RSS_TARGET_MB,
+      },
     ];
   } finally {
-    await Promise.all([gateway?.stop(), testResults.stop()]);
+    await Promise.all([gateway?.stop(), projector?.stop(), testResults.stop()]);
     agent.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }

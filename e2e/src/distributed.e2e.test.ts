@@ -78,7 +78,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process, the token is refused once revoked, and Ctrl-C stops every process', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it, the token is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
@@ -91,6 +91,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     await launcher.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
     const gatewayPid = pidOf(launcher, 'gateway');
     const testResultsPid = pidOf(launcher, 'test-results');
+    const projectorPid = pidOf(launcher, 'test-results-projector');
     const baseUrl = `http://127.0.0.1:${port}`;
     expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
 
@@ -173,6 +174,16 @@ describe('the distributed mode (npm run start:distributed)', () => {
       body: { results: [result] },
     });
     expect(late.status).toBe(409);
+    // The run detail is read from the runs read model, which the test-results-projector process applies.
+    const deadline = Date.now() + 30_000;
+    let total = 0;
+    while (total < 1 && Date.now() < deadline) {
+      const detail = await call('GET', `${runs}/${run.id}`, { bearer: token.token });
+      if (detail.status === 200)
+        total = (detail.body as { data: { stats: { total: number } } }).data.stats.total;
+      if (total < 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(total).toBe(1);
 
     const revokeAnswer = await admin('DELETE', `/tokens/${token.id}`);
     expect(revokeAnswer.status).toBe(200);
@@ -185,5 +196,6 @@ describe('the distributed mode (npm run start:distributed)', () => {
     expect(await launcher.stop('SIGINT')).toBe(0);
     expect(isAlive(gatewayPid)).toBe(false);
     expect(isAlive(testResultsPid)).toBe(false);
+    expect(isAlive(projectorPid)).toBe(false);
   });
 });

@@ -1,11 +1,13 @@
 import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
+import { TEST_RESULTS_ROLES } from './module';
 
 /** The test-results process of the distributed mode (README, "Configuration"). */
 export const TestResultsConfig = z
   .object({
     ...distributedProcessEnv(8081),
     ...blobStoreEnv,
+    VERDICT_TEST_RESULTS_ROLE: z.enum(TEST_RESULTS_ROLES).default('all'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -18,4 +20,5 @@ export const TestResultsConfig = z
     blobDir: blobDirOf(env),
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
+    role: env.VERDICT_TEST_RESULTS_ROLE,
   }));

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
       artifactMaxBytes: config.artifactMaxBytes,
       publicUrl: config.publicUrl,
       urlSigningSecret: config.urlSigningSecret,
+      role: config.role,
     },
   );
   const http = createHttpApp({
