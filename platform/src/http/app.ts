@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import type { Logger } from '../logging';
 import { errorMiddleware, notFoundFallback } from './errors';
 import { httpMetrics, observeRequests, operationalRoutes, type ReadinessCheck } from './operational';
+import { admitAtMost, type Admission } from './admission';
 import { requestContext } from './requestId';
 
 /**
@@ -28,6 +29,8 @@ export interface HttpAppOptions {
   readinessTimeoutMs?: number;
   /** Where metrics are registered; a fresh registry by default, so two apps in one process never clash. */
   metrics?: Registry;
+  /** How many matching requests are let past at once, before their bodies are read (admitAtMost). */
+  admission?: Admission;
 }
 
 export interface HttpApp {
@@ -65,6 +68,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       logger: options.logger,
     }),
   );
+  // Before the body parser: a request waiting its turn has not had its body read yet.
+  if (options.admission) app.use(admitAtMost(options.admission));
   const json = parseJsonBodies({ limit: options.bodyLimit ?? '1mb' });
   const parsesJson = options.parsesJson;
   app.use(parsesJson ? (req, res, next) => (parsesJson(req) ? json(req, res, next) : next()) : json);

@@ -5,3 +5,4 @@ export * from './requestId';
 export * from './respond';
 export * from './validate';
 export * from './openapi';
+export * from './admission';

@@ -8,6 +8,7 @@ export const TestResultsConfig = z
     ...distributedProcessEnv(8081),
     ...blobStoreEnv,
     VERDICT_TEST_RESULTS_ROLE: z.enum(TEST_RESULTS_ROLES).default('all'),
+    VERDICT_INGEST_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -21,4 +22,5 @@ export const TestResultsConfig = z
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
     role: env.VERDICT_TEST_RESULTS_ROLE,
+    ingestConcurrency: env.VERDICT_INGEST_CONCURRENCY,
   }));

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '@verdict/platform';
 import { TestResultsConfig } from './config';
+import { isBulkIngest } from './module';
 
 const required = {
   DATABASE_URL: 'postgres://verdict:verdict@127.0.0.1:5432/verdict',
@@ -27,5 +28,27 @@ describe('the test-results process configuration', () => {
     expect(() => loadConfig(TestResultsConfig, { ...required, VERDICT_TEST_RESULTS_ROLE: 'worker' })).toThrow(
       /VERDICT_TEST_RESULTS_ROLE.*"all"\|"api"\|"projector"/,
     );
+  });
+});
+
+describe('the bulk ingest requests a process admits a few at a time', () => {
+  it('when VERDICT_INGEST_CONCURRENCY is not set, then 4 are admitted at once; 0 refuses to start', () => {
+    expect(loadConfig(TestResultsConfig, required).ingestConcurrency).toBe(4);
+    expect(
+      loadConfig(TestResultsConfig, { ...required, VERDICT_INGEST_CONCURRENCY: '8' }).ingestConcurrency,
+    ).toBe(8);
+    expect(() => loadConfig(TestResultsConfig, { ...required, VERDICT_INGEST_CONCURRENCY: '0' })).toThrow(
+      /VERDICT_INGEST_CONCURRENCY/,
+    );
+  });
+
+  it('when a request posts a result batch or an import, then it counts; anything else does not', () => {
+    expect(isBulkIngest({ method: 'POST', path: '/p1/test-runs/r1/results' })).toBe(true);
+    expect(isBulkIngest({ method: 'POST', path: '/p1/imports/playwright' })).toBe(true);
+    expect(isBulkIngest({ method: 'POST', path: '/p1/imports/junit' })).toBe(true);
+    expect(isBulkIngest({ method: 'GET', path: '/p1/test-runs/r1/results' })).toBe(false);
+    expect(isBulkIngest({ method: 'POST', path: '/p1/test-runs' })).toBe(false);
+    expect(isBulkIngest({ method: 'POST', path: '/p1/test-runs/r1/finish' })).toBe(false);
+    expect(isBulkIngest({ method: 'POST', path: '/p1/test-runs/r1/artifacts' })).toBe(false);
   });
 });

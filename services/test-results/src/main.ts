@@ -10,7 +10,7 @@ import {
 } from '@verdict/platform';
 import { openServiceProcess, serveModule } from '@verdict/platform/distributed';
 import { TestResultsConfig } from './config';
-import { createTestResultsModule, TEST_RESULTS_SCHEMA } from './module';
+import { createTestResultsModule, isBulkIngest, TEST_RESULTS_SCHEMA } from './module';
 
 async function main(): Promise<void> {
   const config = loadConfig(TestResultsConfig);
@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     logger,
     service: 'test-results',
     bodyLimit: '10mb',
+    admission: { limit: config.ingestConcurrency, matches: isBulkIngest },
     readiness: { store: () => db.ping(), bus: () => bus.ping(), blobs: () => blobs.ping() },
   });
   await serveModule(proc, http, module);

@@ -59,6 +59,15 @@ export interface TestResultsSettings {
 }
 
 /**
+ * The requests whose bodies are large: result batches and report imports. A process admits a few of them
+ * at a time (VERDICT_INGEST_CONCURRENCY), so a burst is parsed a few batches at a time instead of all at
+ * once.
+ */
+export const isBulkIngest = (req: { method: string; path: string }): boolean =>
+  req.method === 'POST' &&
+  /^\/[^/]+\/(test-runs\/[^/]+\/results|imports\/(playwright|junit))$/.test(req.path);
+
+/**
  * `all`: the routes, the outbox relay and the runs projector in one process (the embedded mode, a small
  * deployment). `api`: the routes and the relay. `projector`: only the runs projector, no routes. Split,
  * the projector's work no longer waits behind request parsing on one event loop: at 5,000 results/s the
