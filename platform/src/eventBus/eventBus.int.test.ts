@@ -171,7 +171,10 @@ describe.each(adapters)('EventBus contract: %s', (_adapter, createBus) => {
   it('when 3,000 events of 1.5 KB wait under one key and a subscriber takes up to 1,000 at a time, then it gets full batches of 1,000', async () => {
     const topic = await freshTopic();
     const value = 'x'.repeat(1_500);
-    const messages = Array.from({ length: 3_000 }, (_, index) => ({ key: 'run-1', value: `${index}:${value}` }));
+    const messages = Array.from({ length: 3_000 }, (_, index) => ({
+      key: 'run-1',
+      value: `${index}:${value}`,
+    }));
     for (let start = 0; start < messages.length; start += 500) {
       await bus.publish(topic, messages.slice(start, start + 500));
     }

@@ -288,7 +288,10 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
       result('stored as jsonb', 1, 'passed', { stdout: ['retried\n'] }),
     ]);
     await project();
-    expect(await runTest('stored as jsonb')).toMatchObject({ outcome: 'flaky', error_message: 'first try broke' });
+    expect(await runTest('stored as jsonb')).toMatchObject({
+      outcome: 'flaky',
+      error_message: 'first try broke',
+    });
     const { rows } = await db.query<{ type: string; message: string; stdout: unknown }>(
       `SELECT pg_typeof(error)::text AS type, error->>'message' AS message, stdout
        FROM ${projectionName}.results WHERE run_id = $1 ORDER BY attempt`,

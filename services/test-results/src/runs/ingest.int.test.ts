@@ -266,15 +266,25 @@ describe.each(ADAPTERS)('ingest on $name', (adapter) => {
     it("when a run's shards send different batches at once, then each batch lands whole in one of the run's result streams and they spread over several", async () => {
       const run = await startedRun();
       const batches = Array.from({ length: 8 }, (_, shard) => batch(25, shard * 25));
-      const answers = await Promise.all(batches.map((results) => ingest.addResults(projectId, run.id, results)));
+      const answers = await Promise.all(
+        batches.map((results) => ingest.addResults(projectId, run.id, results)),
+      );
       expect(answers).toEqual(batches.map(() => ({ accepted: 25, duplicates: 0 })));
       const streams = (await Promise.all(runResultsStreams(run.id).map((stream) => store.readStream(stream))))
         .filter((events) => events.length > 0)
-        .map((events) => new Set(events.map((event) => (event.data as { item: { titlePath: string[] } }).item.titlePath.at(-1))));
+        .map(
+          (events) =>
+            new Set(
+              events.map((event) => (event.data as { item: { titlePath: string[] } }).item.titlePath.at(-1)),
+            ),
+        );
       expect(streams.length).toBeGreaterThan(1);
       expect(streams.reduce((sum, titles) => sum + titles.size, 0)).toBe(200);
       // A repeat of a batch finds its results where they are, whichever stream holds them.
-      expect(await ingest.addResults(projectId, run.id, batches[3] ?? [])).toEqual({ accepted: 0, duplicates: 25 });
+      expect(await ingest.addResults(projectId, run.id, batches[3] ?? [])).toEqual({
+        accepted: 0,
+        duplicates: 25,
+      });
       expect(await storedResults(run.id)).toHaveLength(200);
     });
 
