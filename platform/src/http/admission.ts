@@ -8,10 +8,10 @@ export interface Admission {
 }
 
 /**
- * Lets at most `limit` matching requests past at once. The others wait in arrival order with their bodies
- * still unread (TCP holds them back), so a burst of large bodies never has more than `limit` of them parsed
- * into memory together. A request leaves its place when its response has been sent or its client has gone;
- * a client that goes away while waiting is dropped from the queue.
+ * Lets at most `limit` matching requests past at once; the others wait in arrival order. Behind the body
+ * parser it bounds how many large bodies are being validated and turned into events together, while a
+ * slow client still sending its body holds no place. A request leaves its place when its response has
+ * been sent or its client has gone; a client that goes away while waiting is dropped from the queue.
  *
  * @example app.use(admitAtMost({ limit: 4, matches: (req) => req.method === 'POST' }));
  */

@@ -29,7 +29,7 @@ export interface HttpAppOptions {
   readinessTimeoutMs?: number;
   /** Where metrics are registered; a fresh registry by default, so two apps in one process never clash. */
   metrics?: Registry;
-  /** How many matching requests are let past at once, before their bodies are read (admitAtMost). */
+  /** How many matching requests, their bodies read, go on to the routes at once (admitAtMost). */
   admission?: Admission;
 }
 
@@ -68,11 +68,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       logger: options.logger,
     }),
   );
-  // Before the body parser: a request waiting its turn has not had its body read yet.
-  if (options.admission) app.use(admitAtMost(options.admission));
   const json = parseJsonBodies({ limit: options.bodyLimit ?? '1mb' });
   const parsesJson = options.parsesJson;
   app.use(parsesJson ? (req, res, next) => (parsesJson(req) ? json(req, res, next) : next()) : json);
+  // After the body parser: a slow client still sending its body holds no place, only work that is ready.
+  if (options.admission) app.use(admitAtMost(options.admission));
 
   let finished = false;
   const finish = (target: Express = app) => {

@@ -59,9 +59,9 @@ export interface TestResultsSettings {
 }
 
 /**
- * The requests whose bodies are large: result batches and report imports. A process admits a few of them
- * at a time (VERDICT_INGEST_CONCURRENCY), so a burst is parsed a few batches at a time instead of all at
- * once.
+ * The requests whose bodies are large: result batches and report imports. A process lets a few of them
+ * at a time on to validation and recording (VERDICT_INGEST_CONCURRENCY), so a burst is worked through a
+ * few batches at a time instead of all at once.
  */
 export const isBulkIngest = (req: { method: string; path: string }): boolean =>
   req.method === 'POST' &&

@@ -3,21 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  createFilesystemBlobStore,
   createInProcessBus,
-  createMemoryCheckpointStore,
   INTERNAL_IDENTITY_HEADER,
   mintInternalToken,
   newSecret,
-  silentLogger,
-  systemClock,
   type EventBus,
   type SqlDatabase,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { createTestResultsModule, type TestResultsModule, type TestResultsRole } from './module';
+import type { TestResultsModule, TestResultsRole } from './module';
 import { realisticResult } from './runs/fixtures';
-import { serveOverHttp, testDatabases } from './testing';
+import { serveOverHttp, testDatabases, testModule } from './testing';
 
 // The distributed mode runs test-results as two processes: the API (routes and relay) and the runs
 // projector. Here both are modules on one database and one bus, each behind its own HTTP server.
@@ -52,24 +48,7 @@ describe.each(testDatabases())('test-results split into API and projector on $na
   };
 
   async function startAs(role: TestResultsRole): Promise<string> {
-    const module = createTestResultsModule(
-      {
-        db,
-        bus,
-        blobs: createFilesystemBlobStore({ root: blobDir }),
-        checkpoints: createMemoryCheckpointStore(),
-        clock: systemClock,
-        logger: silentLogger(),
-      },
-      {
-        internalSecret: secret,
-        artifactMaxBytes: 1024,
-        publicUrl: 'http://localhost',
-        urlSigningSecret: secret,
-        names,
-        role,
-      },
-    );
+    const module = testModule({ db, bus, blobDir }, { internalSecret: secret, names, role });
     await module.start();
     const { server, base } = await serveOverHttp(module);
     started.push({ module, server });

@@ -1,9 +1,20 @@
 import type { Server } from 'node:http';
 import type { Router } from 'express';
-import { createHttpApp, listen, silentLogger, type SqlDatabase } from '@verdict/platform';
+import {
+  createFilesystemBlobStore,
+  createHttpApp,
+  createMemoryCheckpointStore,
+  listen,
+  newSecret,
+  silentLogger,
+  systemClock,
+  type EventBus,
+  type SqlDatabase,
+} from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { requireServer } from '@verdict/platform/testing';
+import { createTestResultsModule, type TestResultsModule, type TestResultsSettings } from './module';
 
 /**
  * FOR TESTS ONLY: the two databases every integration test of this service runs on — the embedded mode's
@@ -45,4 +56,27 @@ export async function serveOverHttp(module: { router: Router }): Promise<{ serve
   const server = await listen(app, { host: '127.0.0.1', port: 0 });
   const address = server.address();
   return { server, base: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+/**
+ * FOR TESTS ONLY: the module on a database and bus, its blobs under `blobDir`, with test settings (1 KiB
+ * artifacts, a fresh URL-signing secret) that `settings` may override; not started.
+ *
+ * @example const module = testModule({ db, bus, blobDir }, { internalSecret: secret }); await module.start();
+ */
+export function testModule(
+  ports: { db: SqlDatabase; bus: EventBus; blobDir: string },
+  settings: Partial<TestResultsSettings> & Pick<TestResultsSettings, 'internalSecret'>,
+): TestResultsModule {
+  return createTestResultsModule(
+    {
+      db: ports.db,
+      bus: ports.bus,
+      blobs: createFilesystemBlobStore({ root: ports.blobDir }),
+      checkpoints: createMemoryCheckpointStore(),
+      clock: systemClock,
+      logger: silentLogger(),
+    },
+    { artifactMaxBytes: 1024, publicUrl: 'http://localhost', urlSigningSecret: newSecret(32), ...settings },
+  );
 }

@@ -4,20 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
 import {
-  createFilesystemBlobStore,
   createInProcessBus,
-  createMemoryCheckpointStore,
   INTERNAL_IDENTITY_HEADER,
   mintInternalToken,
   newSecret,
-  silentLogger,
-  systemClock,
   type SqlDatabase,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { createTestResultsModule, type TestResultsModule } from '../module';
+import type { TestResultsModule } from '../module';
 import { realisticResult } from '../runs/fixtures';
-import { serveOverHttp, testDatabases } from '../testing';
+import { serveOverHttp, testDatabases, testModule } from '../testing';
 
 const secret = newSecret(32);
 const PROJECT = 'project-1';
@@ -56,20 +52,10 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
   beforeAll(async () => {
     db = await database.open();
     blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-blobs-'));
-    module = createTestResultsModule(
-      {
-        db,
-        bus,
-        blobs: createFilesystemBlobStore({ root: blobDir }),
-        checkpoints: createMemoryCheckpointStore(),
-        clock: systemClock,
-        logger: silentLogger(),
-      },
+    module = testModule(
+      { db, bus, blobDir },
       {
         internalSecret: secret,
-        artifactMaxBytes: 1024,
-        publicUrl: 'http://localhost',
-        urlSigningSecret: newSecret(32),
         names: { storeSchema: uniqueName('tr'), topic: uniqueName('tr'), readModelSchema: uniqueName('trr') },
       },
     );

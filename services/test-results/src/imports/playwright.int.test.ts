@@ -1,13 +1,9 @@
 import { ResultItem, resultKey } from '@verdict/contracts';
 import {
-  createFilesystemBlobStore,
   createInProcessBus,
-  createMemoryCheckpointStore,
   INTERNAL_IDENTITY_HEADER,
   mintInternalToken,
   newSecret,
-  silentLogger,
-  systemClock,
   ValidationError,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
@@ -16,8 +12,8 @@ import type { Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestResultsModule, type TestResultsModule } from '../module';
-import { serveOverHttp } from '../testing';
+import type { TestResultsModule } from '../module';
+import { serveOverHttp, testModule } from '../testing';
 import { parseJUnitXml } from './junit';
 import type { PlaywrightImport } from './playwright';
 import { parsePlaywrightReport } from './playwright';
@@ -323,22 +319,7 @@ describe('the real report through the import route', () => {
 
   beforeAll(async () => {
     blobDir = mkdtempSync(path.join(os.tmpdir(), 'verdict-blobs-'));
-    module = createTestResultsModule(
-      {
-        db: await createPGliteDatabase(),
-        bus,
-        blobs: createFilesystemBlobStore({ root: blobDir }),
-        checkpoints: createMemoryCheckpointStore(),
-        clock: systemClock,
-        logger: silentLogger(),
-      },
-      {
-        internalSecret: secret,
-        artifactMaxBytes: 1024,
-        publicUrl: 'http://localhost',
-        urlSigningSecret: newSecret(32),
-      },
-    );
+    module = testModule({ db: await createPGliteDatabase(), bus, blobDir }, { internalSecret: secret });
     await module.start();
     ({ server, base } = await serveOverHttp(module));
   });
