@@ -2,18 +2,11 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createInProcessBus,
-  INTERNAL_IDENTITY_HEADER,
-  mintInternalToken,
-  newSecret,
-  type EventBus,
-  type SqlDatabase,
-} from '@verdict/platform';
+import { createInProcessBus, newSecret, type EventBus, type SqlDatabase } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import type { TestResultsModule, TestResultsRole } from './module';
 import { realisticResult } from './runs/fixtures';
-import { serveOverHttp, testDatabases, testModule } from './testing';
+import { memberIdentity, serveOverHttp, testDatabases, testModule } from './testing';
 
 // The distributed mode runs test-results as two processes: the API (routes and relay) and the runs
 // projector. Here both are modules on one database and one bus, each behind its own HTTP server.
@@ -32,20 +25,7 @@ describe.each(testDatabases())('test-results split into API and projector on $na
     readModelSchema: uniqueName('trr'),
   };
 
-  const headers = {
-    'content-type': 'application/json',
-    [INTERNAL_IDENTITY_HEADER]: mintInternalToken(
-      {
-        organizationId: 'o',
-        projectId: PROJECT,
-        userId: 'u',
-        role: 'member',
-        scopes: ['public-api'],
-        tokenId: 't',
-      },
-      { secret },
-    ),
-  };
+  const headers = { 'content-type': 'application/json', ...memberIdentity(secret, PROJECT) };
 
   async function startAs(role: TestResultsRole): Promise<string> {
     const module = testModule({ db, bus, blobDir }, { internalSecret: secret, names, role });

@@ -4,7 +4,9 @@ import {
   createFilesystemBlobStore,
   createHttpApp,
   createMemoryCheckpointStore,
+  INTERNAL_IDENTITY_HEADER,
   listen,
+  mintInternalToken,
   newSecret,
   silentLogger,
   systemClock,
@@ -79,4 +81,21 @@ export function testModule(
     },
     { artifactMaxBytes: 1024, publicUrl: 'http://localhost', urlSigningSecret: newSecret(32), ...settings },
   );
+}
+
+/**
+ * FOR TESTS ONLY: the header the gateway forwards for a member of `projectId` with the public-api scope.
+ *
+ * @example await fetch(`${base}/p1/test-runs`, { headers: memberIdentity(secret, 'p1') });
+ */
+export function memberIdentity(secret: string, projectId: string): Record<string, string> {
+  const identity = {
+    organizationId: 'o',
+    projectId,
+    userId: 'u',
+    role: 'member' as const,
+    scopes: ['public-api'],
+    tokenId: 't',
+  };
+  return { [INTERNAL_IDENTITY_HEADER]: mintInternalToken(identity, { secret }) };
 }

@@ -3,17 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
-import {
-  createInProcessBus,
-  INTERNAL_IDENTITY_HEADER,
-  mintInternalToken,
-  newSecret,
-  type SqlDatabase,
-} from '@verdict/platform';
+import { createInProcessBus, newSecret, type SqlDatabase } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import type { TestResultsModule } from '../module';
 import { realisticResult } from '../runs/fixtures';
-import { serveOverHttp, testDatabases, testModule } from '../testing';
+import { memberIdentity, serveOverHttp, testDatabases, testModule } from '../testing';
 
 const secret = newSecret(32);
 const PROJECT = 'project-1';
@@ -28,20 +22,8 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
   let module: TestResultsModule;
   const bus = createInProcessBus();
 
-  const headers = (extra: Record<string, string> = {}) => ({
-    [INTERNAL_IDENTITY_HEADER]: mintInternalToken(
-      {
-        organizationId: 'o',
-        projectId: PROJECT,
-        userId: 'u',
-        role: 'member',
-        scopes: ['public-api'],
-        tokenId: 't',
-      },
-      { secret },
-    ),
-    ...extra,
-  });
+  const headers = (extra: Record<string, string> = {}) => ({ ...memberIdentity(secret, PROJECT), ...extra });
+
   const post = (url: string, body: unknown, contentType = 'application/json') =>
     fetch(`${base}${url}`, {
       method: 'POST',
