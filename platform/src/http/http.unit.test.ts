@@ -5,7 +5,7 @@ import request from 'supertest';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import type { Logger } from '../logging';
-import { createHttpApp, type HttpAppOptions } from './app';
+import { createHttpApp, withoutNul, type HttpAppOptions } from './app';
 import { toErrorResponse } from './errors';
 import { sendCreated, sendData, sendList } from './respond';
 import { parseBody, parseParams, parseQuery, rejectRepeatedParams } from './validate';
@@ -406,5 +406,28 @@ describe('toErrorResponse', () => {
     const response = toErrorResponse('a string');
     expect(response.status).toBe(500);
     expect(response.unexpected).toBe(true);
+  });
+});
+
+describe('JSON bodies with NUL characters', () => {
+  it('when a JSON body holds NUL characters in strings or keys, then the route sees each as U+FFFD', async () => {
+    const { logger } = capturingLogger();
+    const { app, finish } = createHttpApp({ logger, service: 'test' });
+    app.post('/echo', (req, res) => {
+      res.json(req.body);
+    });
+    finish(app);
+    const response = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .send('{"stdout":["a\\u0000b"],"k\\u0000":{"n":1,"s":"\\\\u0000 is text"}}');
+    expect(response.body).toEqual({ stdout: ['a\uFFFDb'], 'k\uFFFD': { n: 1, s: '\\u0000 is text' } });
+  });
+
+  it('when a value is walked, then only NUL characters change and other values are kept as they are', () => {
+    expect(withoutNul({ a: ['x\u0000y', 1, null, true], b: 'plain' })).toEqual({
+      a: ['x\uFFFDy', 1, null, true],
+      b: 'plain',
+    });
   });
 });

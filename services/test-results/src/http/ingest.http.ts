@@ -20,6 +20,7 @@ import {
   ValidationError,
   type ApiRoute,
   type BlobStore,
+  withoutNul,
 } from '@verdict/platform';
 import type { Ingest } from '../runs/ingest';
 
@@ -43,7 +44,8 @@ function parseNdjson(text: string): unknown[] {
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     try {
-      items.push(JSON.parse(line));
+      const item: unknown = JSON.parse(line);
+      items.push(line.includes('\\u0000') ? withoutNul(item) : item);
     } catch {
       problems.push(`line ${index + 1}: not valid JSON`);
     }

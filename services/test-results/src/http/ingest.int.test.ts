@@ -20,6 +20,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
   let base: string;
   let blobDir: string;
   let module: TestResultsModule;
+  const storeSchema = uniqueName('tr');
   const bus = createInProcessBus();
 
   const headers = (extra: Record<string, string> = {}) => ({ ...memberIdentity(secret, PROJECT), ...extra });
@@ -38,7 +39,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       { db, bus, blobDir },
       {
         internalSecret: secret,
-        names: { storeSchema: uniqueName('tr'), topic: uniqueName('tr'), readModelSchema: uniqueName('trr') },
+        names: { storeSchema, topic: uniqueName('tr'), readModelSchema: uniqueName('trr') },
       },
     );
     await module.start();
@@ -77,6 +78,27 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(((await first.json()) as { data: unknown }).data).toEqual({ accepted: 20, duplicates: 0 });
     const again = await post(`/${PROJECT}/test-runs/${run.id}/results`, { results });
     expect(((await again.json()) as { data: unknown }).data).toEqual({ accepted: 0, duplicates: 20 });
+  });
+
+  it("when a result's output holds NUL characters (JSON or NDJSON), then it is accepted with each replaced by U+FFFD", async () => {
+    const { run } = await startRun();
+    const json = await post(`/${PROJECT}/test-runs/${run.id}/results`, {
+      results: [{ ...realisticResult(0), stdout: ['binary \u0000 output\n'] }],
+    });
+    expect(json.status).toBe(202);
+    const line = JSON.stringify({ ...realisticResult(1), stderr: ['\u0000'] });
+    const ndjson = await post(`/${PROJECT}/test-runs/${run.id}/results`, line, 'application/x-ndjson');
+    expect(ndjson.status).toBe(202);
+    const { rows } = await db.query<{ stdout: unknown; stderr: unknown }>(
+      `SELECT data::json->'item'->'stdout' AS stdout, data::json->'item'->'stderr' AS stderr
+       FROM ${storeSchema}.events WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1
+       ORDER BY global_position`,
+      [run.id],
+    );
+    expect(rows.map((row) => [row.stdout, row.stderr])).toEqual([
+      [['binary \uFFFD output\n'], realisticResult(0).stderr ?? null],
+      [realisticResult(1).stdout ?? null, ['\uFFFD']],
+    ]);
   });
 
   it('when results are sent as NDJSON, then each line is a result', async () => {
