@@ -113,6 +113,17 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
 const ESCAPED_NUL = '\\u0000';
 
 /**
+ * JSON.parse of one JSON text, with NUL characters replaced as withoutNul does; the value is walked only
+ * when the text holds the escape.
+ *
+ * @example parseJsonWithoutNul('{"stdout":["a\\u0000b"]}'); // { stdout: ['a\uFFFDb'] }
+ */
+export function parseJsonWithoutNul(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return text.includes(ESCAPED_NUL) ? withoutNul(value) : value;
+}
+
+/**
  * The value with every NUL character in its strings and keys replaced by U+FFFD. PostgreSQL stores no NUL
  * in text or JSON, and test output sometimes carries one (a binary written to stdout): the request is
  * kept, with the character a reader can see was there.

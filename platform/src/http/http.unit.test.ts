@@ -5,7 +5,7 @@ import request from 'supertest';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import type { Logger } from '../logging';
-import { createHttpApp, withoutNul, type HttpAppOptions } from './app';
+import { createHttpApp, parseJsonWithoutNul, withoutNul, type HttpAppOptions } from './app';
 import { toErrorResponse } from './errors';
 import { sendCreated, sendData, sendList } from './respond';
 import { parseBody, parseParams, parseQuery, rejectRepeatedParams } from './validate';
@@ -422,6 +422,11 @@ describe('JSON bodies with NUL characters', () => {
       .set('content-type', 'application/json')
       .send('{"stdout":["a\\u0000b"],"k\\u0000":{"n":1,"s":"\\\\u0000 is text"}}');
     expect(response.body).toEqual({ stdout: ['a\uFFFDb'], 'k\uFFFD': { n: 1, s: '\\u0000 is text' } });
+  });
+
+  it('when one JSON text is parsed (an NDJSON line), then its NUL characters come out as U+FFFD', () => {
+    expect(parseJsonWithoutNul('{"stderr":["\\u0000"]}')).toEqual({ stderr: ['\uFFFD'] });
+    expect(parseJsonWithoutNul('{"n":1}')).toEqual({ n: 1 });
   });
 
   it('when a value is walked, then only NUL characters change and other values are kept as they are', () => {

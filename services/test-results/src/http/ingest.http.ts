@@ -20,7 +20,7 @@ import {
   ValidationError,
   type ApiRoute,
   type BlobStore,
-  withoutNul,
+  parseJsonWithoutNul,
 } from '@verdict/platform';
 import type { Ingest } from '../runs/ingest';
 
@@ -44,8 +44,7 @@ function parseNdjson(text: string): unknown[] {
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     try {
-      const item: unknown = JSON.parse(line);
-      items.push(line.includes('\\u0000') ? withoutNul(item) : item);
+      items.push(parseJsonWithoutNul(line));
     } catch {
       problems.push(`line ${index + 1}: not valid JSON`);
     }

@@ -294,7 +294,7 @@ export function createIngest(options: IngestOptions): Ingest {
       const { distinct } = distinctResults(parsed);
       const now = clock.now();
       const events = await decideAddition({ type: 'recordResults', runId, projectId, items: distinct });
-      const stream = runResultsStream(runId, resultStripeOf(events.map((event) => event.eventId ?? '')));
+      const stream = runResultsStream(runId, resultStripeOf(events[0]?.eventId ?? ''));
       const accepted = await appendNew(stream, events, metadataOf(projectId, context, now));
       return { accepted, duplicates: parsed.length - accepted };
     },

@@ -70,8 +70,8 @@ export const runResultsStreams = (runId: string): string[] =>
  * The stripe of a batch, from its first event id (a hash of that result's key): the same batch goes to the
  * same stream every time it is sent, two different batches to the same one once in 16.
  */
-export const resultStripeOf = (eventIds: readonly string[]): number =>
-  Number.parseInt((eventIds[0] ?? '0').replace(/-/g, '').slice(0, 8), 16) % RESULT_STRIPES;
+export const resultStripeOf = (firstEventId: string): number =>
+  Number.parseInt(firstEventId.replace(/-/g, '').slice(0, 8), 16) % RESULT_STRIPES || 0;
 export const runArtifactsStream = (runId: string): string => `run-${runId}-artifacts`;
 export const runCoverageStream = (runId: string): string => `run-${runId}-coverage`;
 
