@@ -1,5 +1,6 @@
 // `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, memory) against
-// the real servers that infra/local provides, and prints one table with the baseline of the same run.
+// the real servers that infra/local provides, and prints one table with the baseline of the same run. The
+// benches that start services as processes (ingest, gateway, manual) get a database of their own each run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchAnalytics } from './analytics.bench';
@@ -11,6 +12,7 @@ import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
 import { benchWebhooks } from './webhooks.bench';
+import { onScratchDatabase } from './support';
 import type { BenchRow } from './table';
 import { printTable } from './table';
 
@@ -26,24 +28,22 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
   memory: () => benchEmbeddedMemory(),
   ingest: () =>
-    benchIngest({
-      databaseUrl: server('DATABASE_URL'),
-      kafkaBrokers: server('KAFKA_BROKERS'),
-      redisUrl: server('REDIS_URL'),
-    }),
+    onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
+      benchIngest({ databaseUrl, kafkaBrokers: server('KAFKA_BROKERS'), redisUrl: server('REDIS_URL') }),
+    ),
   analytics: () => benchAnalytics(server('DATABASE_URL')),
   gateway: () =>
-    benchGateway({
-      databaseUrl: server('DATABASE_URL'),
-      kafkaBrokers: server('KAFKA_BROKERS'),
-      redisUrl: server('REDIS_URL'),
-    }),
+    onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
+      benchGateway({ databaseUrl, kafkaBrokers: server('KAFKA_BROKERS'), redisUrl: server('REDIS_URL') }),
+    ),
   manual: () =>
-    benchManualTesting({
-      databaseUrl: server('DATABASE_URL'),
-      kafkaBrokers: server('KAFKA_BROKERS'),
-      redisUrl: server('REDIS_URL'),
-    }),
+    onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
+      benchManualTesting({
+        databaseUrl,
+        kafkaBrokers: server('KAFKA_BROKERS'),
+        redisUrl: server('REDIS_URL'),
+      }),
+    ),
   webhooks: () =>
     benchWebhooks({
       databaseUrl: server('DATABASE_URL'),
