@@ -247,6 +247,33 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.metrics.newFailures.totalNewFailures).toBe(1);
     });
 
+    it.each([
+      ['dateRange=30d'],
+      ['dateRange=30d&environment=staging'],
+      ['startDate=2026-03-01&endDate=2026-03-10'],
+    ])(
+      'when the range (%s) holds the whole week of run 1 and the days of runs 2 and 3, then each test case and duration counts once',
+      async (range) => {
+        const { body } = await get(`/${P}/analytics/summary?${range}`);
+        expect(body.data.metrics).toMatchObject({
+          totalRuns: 3,
+          totalTestCases: 3,
+          flaky: { totalFlakyTestCases: 2, flakinessPercentage: 66.67 },
+          durationThresholds: { fast: 233.33, medium: 616.67, slow: 846.67 },
+        });
+      },
+    );
+
+    it('when the range is exactly the week of run 1, Monday to Sunday, then only its durations count', async () => {
+      const { body } = await get(`/${P}/analytics/summary?startDate=2026-03-02&endDate=2026-03-08`);
+      // Means A 100, B 1000, C 50: p50 100, p75 550, p90 820.
+      expect(body.data.metrics).toMatchObject({
+        totalRuns: 1,
+        totalTestCases: 3,
+        durationThresholds: { fast: 100, medium: 550, slow: 820 },
+      });
+    });
+
     it('when days is 1, then flaky detection looks back only over today, whatever the range', async () => {
       const { body } = await get(`/${P}/analytics/summary?dateRange=30d&days=1`);
       expect(body.data.metrics.flaky.totalFlakyTestCases).toBe(0);
@@ -565,6 +592,7 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         'case_runs',
         'case_days',
         'case_day_totals',
+        'case_week_totals',
         'new_failures',
         'commit_conflicts',
         'usage_hours',
@@ -624,6 +652,22 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       await db.transaction((tx) => projection.apply(tx, inOrder, schema));
       await db.transaction((tx) => projection.apply(tx, inOrder, schema));
       await db.transaction((tx) => projection.apply(tx, outOfOrder, schema));
+      expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
+    });
+
+    it('when a read model from before the weekly totals is set up again, then its weeks are summed from its days', async () => {
+      const schema = uniqueName('an');
+      const projection = analyticsProjection(schema);
+      await db.transaction(async (tx) => {
+        await tx.query(`CREATE SCHEMA ${schema}`);
+        await projection.setup(tx, schema);
+      });
+      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
+      await db.exec(`DROP TABLE ${schema}.case_week_totals`);
+      await db.transaction((tx) => projection.setup(tx, schema));
+      const weeks = await db.query(`SELECT count(*)::int AS n FROM ${schema}.case_week_totals`);
+      expect(weeks.rows[0]).toEqual({ n: expect.any(Number) });
+      expect((weeks.rows[0] as { n: number }).n).toBeGreaterThan(0);
       expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
     });
   });

@@ -3,10 +3,10 @@
  * `case_runs` (one execution: a test case on one platform in one run, with the attempts it has counted, its
  * outcome over them and its run's environment, branch and commit). Derived rows, so that queries over a
  * million results stay small: `case_days` (executions per test case, platform, environment, branch and UTC
- * day, and `case_day_totals` over every platform, environment and branch of the day), `new_failures`
- * (failed executions whose previous execution in the same environment, branch and platform passed, or that
- * had none), `commit_conflicts` (failed executions of a test case that also passed on the same commit) and
- * `usage_hours` (executions per project and hour, for billing periods).
+ * day, `case_day_totals` over every platform, environment and branch of the day, and `case_week_totals`
+ * the same per week), `new_failures` (failed executions whose previous execution in the same environment,
+ * branch and platform passed, or that had none), `commit_conflicts` (failed executions of a test case that
+ * also passed on the same commit) and `usage_hours` (executions per project and hour, for billing periods).
  *
  * Invariants: base rows are upserts by natural key, an attempt counted once per execution. Derived counts
  * move by the difference between an execution's row before and after the batch (so an event applied twice
@@ -23,6 +23,7 @@ import {
   type TestResultsEvent,
 } from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
+import { weekOf } from '../queries/window';
 import { dayDeltas, type DayDelta } from './dayDeltas';
 
 /** The default name of the projection, hence of the schema that holds its tables. */
@@ -132,12 +133,31 @@ function tableDefinitions(s: string): string[] {
        last_outcome text NOT NULL,
        PRIMARY KEY (project_id, day, case_id)
      )`,
+    // case_day_totals summed per test case and week (Monday, UTC): a window of 30 days reads about a third
+    // of the rows through it (the whole weeks inside it, and the days at its ends from case_day_totals).
+    `CREATE TABLE IF NOT EXISTS ${s}.case_week_totals (
+       project_id text NOT NULL,
+       week date NOT NULL,
+       case_id text NOT NULL,
+       executions integer NOT NULL,
+       passed integer NOT NULL,
+       failed integer NOT NULL,
+       flaky integer NOT NULL,
+       skipped integer NOT NULL,
+       duration_sum double precision NOT NULL,
+       duration_max double precision NOT NULL,
+       last_at timestamptz NOT NULL,
+       last_run_id text NOT NULL,
+       last_outcome text NOT NULL,
+       PRIMARY KEY (project_id, week, case_id)
+     )`,
     // Every batch updates the day rows of the cases it saw, about five times a row over a day. Room on each
     // page lets an update stay on its page without a new index entry (HOT), which keeps the tables compact
     // for the summary's scans and the updates cheap (at the default of 100 the table grew to 3 times its
     // compacted size and 4% of updates were HOT). Takes effect on pages written from now on.
     `ALTER TABLE ${s}.case_days SET (fillfactor = 70)`,
     `ALTER TABLE ${s}.case_day_totals SET (fillfactor = 70)`,
+    `ALTER TABLE ${s}.case_week_totals SET (fillfactor = 70)`,
     // The days a case failed or was flaky, a few percent of the rows: the summary's flaky list reads only
     // these instead of every day row of the lookback.
     `CREATE INDEX IF NOT EXISTS case_day_totals_failing ON ${s}.case_day_totals (project_id, day)
@@ -435,9 +455,9 @@ const DAY_SUMS = [
 ] as const satisfies readonly (keyof DayDelta)[];
 
 /**
- * Moves case_days and case_day_totals by the difference each execution made (row after minus row before),
+ * Moves case_days, case_day_totals and case_week_totals by the difference each execution made (row after minus row before),
  * for executions that kept their day and start: then an execution's latest state only ever replaces itself
- * as the latest of its day, and its duration only grows (attempts add up). One statement for both tables.
+ * as the latest of its day, and its duration only grows (attempts add up). One statement for the three tables.
  */
 async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promise<void> {
   if (changes.length === 0) return;
@@ -450,6 +470,7 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
     c.branch,
   ]);
   const totals = dayDeltas(changes, (c) => [c.project_id, c.day, c.case_id]);
+  const weeks = dayDeltas(changes, (c) => [c.project_id, weekOf(c.day), c.case_id]);
   const added = (table: string) => `executions = ${table}.executions + EXCLUDED.executions,
       passed = ${table}.passed + EXCLUDED.passed, failed = ${table}.failed + EXCLUDED.failed,
       flaky = ${table}.flaky + EXCLUDED.flaky, skipped = ${table}.skipped + EXCLUDED.skipped,
@@ -480,16 +501,25 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
          $15::text[], $16::float8[], $17::text[])
        ON CONFLICT (project_id, day, case_id, platform, environment, branch) DO UPDATE SET ${added('d')},
          ${latest('d', ['last_duration', 'last_outcome', 'last_run_id', 'last_at'])}
+     ),
+     totals AS (
+       INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky,
+         skipped, duration_sum, duration_max, last_at, last_run_id, last_outcome)
+       SELECT * FROM unnest($18::text[], $19::date[], $20::text[], $21::int[], $22::int[], $23::int[],
+         $24::int[], $25::int[], $26::float8[], $27::float8[], $28::timestamptz[], $29::text[], $30::text[])
+       ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
+         ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}
      )
-     INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky, skipped,
+     INSERT INTO ${s}.case_week_totals AS d (project_id, week, case_id, executions, passed, failed, flaky, skipped,
        duration_sum, duration_max, last_at, last_run_id, last_outcome)
-     SELECT * FROM unnest($18::text[], $19::date[], $20::text[], $21::int[], $22::int[], $23::int[], $24::int[],
-       $25::int[], $26::float8[], $27::float8[], $28::timestamptz[], $29::text[], $30::text[])
-     ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
+     SELECT * FROM unnest($31::text[], $32::date[], $33::text[], $34::int[], $35::int[], $36::int[], $37::int[],
+       $38::int[], $39::float8[], $40::float8[], $41::timestamptz[], $42::text[], $43::text[])
+     ON CONFLICT (project_id, week, case_id) DO UPDATE SET ${added('d')},
        ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`,
     [
       ...arraysOf(days, 6, ['last_at', 'last_run_id', 'last_duration', 'last_outcome']),
       ...arraysOf(totals, 3, ['last_at', 'last_run_id', 'last_outcome']),
+      ...arraysOf(weeks, 3, ['last_at', 'last_run_id', 'last_outcome']),
     ],
   );
 }
@@ -543,6 +573,18 @@ async function applyCounts(tx: SqlExecutor, s: string, changes: Change[]): Promi
 function unique<T>(items: T[], key: (item: T) => string): T[] {
   return [...new Map(items.map((item) => [key(item), item])).values()];
 }
+
+/** case_week_totals rows summed from day totals rows (`source`, with their `week`). */
+const weekTotalsOf = (
+  source: string,
+) => `(project_id, week, case_id, executions, passed, failed, flaky, skipped,
+    duration_sum, duration_max, last_at, last_run_id, last_outcome)
+  SELECT c.project_id, c.week, c.case_id, sum(c.executions), sum(c.passed), sum(c.failed), sum(c.flaky),
+    sum(c.skipped), sum(c.duration_sum), max(c.duration_max), max(c.last_at),
+    (array_agg(c.last_run_id ORDER BY c.last_at DESC, c.last_run_id DESC))[1],
+    (array_agg(c.last_outcome ORDER BY c.last_at DESC, c.last_run_id DESC))[1]
+  FROM (${source}) c
+  GROUP BY c.project_id, c.week, c.case_id`;
 
 /** Recounts case_days of every (project, day, case, platform, environment, branch) touched. */
 async function recomputeCaseDays(tx: SqlExecutor, s: string, keys: ExecutionKey[]): Promise<void> {
@@ -612,6 +654,27 @@ async function recomputeCaseDays(tx: SqlExecutor, s: string, keys: ExecutionKey[
      JOIN ${s}.case_days c ON c.project_id = d.project_id AND c.day = d.day AND c.case_id = d.case_id
      GROUP BY c.project_id, c.day, c.case_id`,
     [totals],
+  );
+  const weeks = JSON.stringify(
+    unique(days, (k) => [k.project_id, weekOf(k.day), k.case_id].join('\u0000')).map(
+      ({ project_id, day, case_id }) => ({ project_id, week: weekOf(day), case_id }),
+    ),
+  );
+  const dirtyWeeks = `SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(project_id text, week date, case_id text)`;
+  await tx.query(
+    `DELETE FROM ${s}.case_week_totals c USING (${dirtyWeeks}) d
+     WHERE c.project_id = d.project_id AND c.week = d.week AND c.case_id = d.case_id`,
+    [weeks],
+  );
+  // The seven days of each week by primary key, rather than a scan of every case's days of the week.
+  await tx.query(
+    `INSERT INTO ${s}.case_week_totals ${weekTotalsOf(
+      `SELECT c.*, d.week FROM (${dirtyWeeks}) d
+       CROSS JOIN LATERAL generate_series(0, 6) AS g(n)
+       JOIN ${s}.case_day_totals c ON c.project_id = d.project_id AND c.day = d.week + g.n
+         AND c.case_id = d.case_id`,
+    )}`,
+    [weeks],
   );
 }
 
@@ -763,7 +826,18 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
   return {
     name,
     async setup(tx, schema) {
+      const { rows } = await tx.query<{ missing: boolean }>('SELECT to_regclass($1) IS NULL AS missing', [
+        `${schema}.case_week_totals`,
+      ]);
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
+      // A read model from before the weekly totals: summed once from its day totals.
+      if (rows[0]?.missing) {
+        await tx.query(
+          `INSERT INTO ${schema}.case_week_totals ${weekTotalsOf(
+            `SELECT *, date_trunc('week', day)::date AS week FROM ${schema}.case_day_totals`,
+          )}`,
+        );
+      }
     },
     async apply(tx, events, schema) {
       // Executions whose derived rows are recounted from the base rows (moved to another day or group),

@@ -1,6 +1,7 @@
 /**
- * The test case explorer (spec §4.6): per test case metrics over a window of days, read from the per-day
- * aggregates (`case_days`), or from the executions themselves when the request names runs.
+ * The test case explorer (spec §4.6): per test case metrics over a window of days, read from the weekly and
+ * daily aggregates (`case_week_totals`, `case_day_totals`, `case_days`), or from the executions themselves
+ * when the request names runs.
  */
 import {
   paginationOf,
@@ -11,6 +12,7 @@ import {
   type Outcome,
 } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
+import { caseTotalsOver } from './caseTotals';
 import { betweenDays, dateWindow, lastDays, percent, round2, type DayWindow } from './window';
 
 export interface ReadStore {
@@ -93,9 +95,9 @@ export async function explore(
   const rowFilters: string[] = [];
   if (query.platform !== undefined) rowFilters.push(`platform = ${param(query.platform)}`);
   if (query.environment !== undefined) rowFilters.push(`environment = ${param(query.environment)}`);
-  // Named runs: their executions, whatever the window. Otherwise the daily aggregates of the window: per
-  // test case and day when nothing narrows the executions (the usual request, the smallest table), per
-  // platform and environment too when something does.
+  // Named runs: their executions, whatever the window. Otherwise the aggregates of the window: per test
+  // case and week or day when nothing narrows the executions (the usual request, the fewest rows), per day,
+  // platform and environment when something does.
   const windowDays = () => `day >= ${param(window.firstDay)}::date AND day <= ${param(window.lastDay)}::date`;
   const source =
     runIds.length > 0
@@ -106,8 +108,7 @@ export async function explore(
       : rowFilters.length > 0
         ? `SELECT case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id
            FROM ${s}.case_days WHERE project_id = $1 AND ${windowDays()} AND ${rowFilters.join(' AND ')}`
-        : `SELECT case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, '' AS last_run_id
-           FROM ${s}.case_day_totals WHERE project_id = $1 AND ${windowDays()}`;
+        : caseTotalsOver(s, window, param);
   const caseFilters: string[] = [];
   if (query.specFilePath !== undefined) caseFilters.push(`t.file = ${param(query.specFilePath)}`);
   if (query.tags !== undefined) caseFilters.push(`t.tags && ${param(query.tags)}::text[]`);

@@ -6,6 +6,7 @@
  * 50th, 75th and 90th percentiles of the project's test cases' mean durations in the range.
  */
 import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
+import { caseTotalsOver } from './caseTotals';
 import type { ReadStore } from './explorer';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
@@ -55,8 +56,6 @@ export async function analyticsSummary(
   const range: DayWindow = dateWindow(now, query, 30);
   const lookback = lastDays(now, query.days);
   const env = environmentFilter(query, 4);
-  const envFrom6 = environmentFilter(query, 6);
-  const between = (first: string, last: string) => `day >= ${first}::date AND day <= ${last}::date`;
   const dayParams = (w: DayWindow) => [projectId, w.firstDay, w.lastDay, ...env.params];
   const inDays = `project_id = $1 AND day >= $2::date AND day <= $3::date${env.sql}`;
   // Without an environment, the per-day totals of each test case are enough, and far fewer rows.
@@ -79,29 +78,38 @@ export async function analyticsSummary(
      WHERE project_id = $1 AND created AND started_at >= $2 AND started_at < $3${env.sql}`,
     [projectId, range.from, range.to, ...env.params],
   );
-  // One pass over the day rows of both windows, hashed by test case: its mean duration over the range, and
-  // whether it ran in the lookback.
+  // Per test case: its mean duration over the range, and whether it ran in the lookback. Without an
+  // environment, from the weekly and daily totals; with one, from the day rows of that environment.
+  const totalsOver = (window: DayWindow) => {
+    const params: unknown[] = [projectId];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (env.params.length === 0) return { sql: caseTotalsOver(s, window, param), params };
+    return {
+      sql: `SELECT case_id, executions, duration_sum FROM ${s}.case_days WHERE ${inDays}`,
+      params: dayParams(window),
+    };
+  };
+  const inRange = totalsOver(range);
   const cases = store.db.query<{
     total: number;
-    lookback_total: number;
     fast: number | null;
     medium: number | null;
     slow: number | null;
   }>(
-    `SELECT count(mean)::int AS total, (count(*) FILTER (WHERE in_lookback))::int AS lookback_total,
+    `SELECT count(mean)::int AS total,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY mean)::float8 AS fast,
        percentile_cont(0.75) WITHIN GROUP (ORDER BY mean)::float8 AS medium,
        percentile_cont(0.9) WITHIN GROUP (ORDER BY mean)::float8 AS slow
-     FROM (
-       SELECT case_id,
-         sum(duration_sum) FILTER (WHERE ${between('$2', '$3')})
-           / sum(executions) FILTER (WHERE ${between('$2', '$3')}) AS mean,
-         bool_or(${between('$4', '$5')}) AS in_lookback
-       FROM ${days}
-       WHERE project_id = $1 AND day >= least($2::date, $4::date) AND day <= greatest($3::date, $5::date)${envFrom6.sql}
-       GROUP BY case_id
-     ) per_case`,
-    [projectId, range.firstDay, range.lastDay, lookback.firstDay, lookback.lastDay, ...envFrom6.params],
+     FROM (SELECT case_id, sum(duration_sum) / sum(executions) AS mean FROM (${inRange.sql}) x GROUP BY case_id) m`,
+    inRange.params,
+  );
+  const inLookback = totalsOver(lookback);
+  const ranInLookback = store.db.query<{ total: number }>(
+    `SELECT count(DISTINCT case_id)::int AS total FROM (${inLookback.sql}) x`,
+    inLookback.params,
   );
   // The days that failed or were flaky are a few percent of the rows: only they are sorted into lists. A
   // test case is flaky if one of them was, or if it failed on a commit it also passed on.
@@ -128,16 +136,10 @@ export async function analyticsSummary(
      ORDER BY cardinality(n.days) DESC, t.file, t.title`,
     dayParams(range),
   );
-  const [r, c, f, n] = await Promise.all([runs, cases, flaky, newFailures]);
+  const [r, c, l, f, n] = await Promise.all([runs, cases, ranInLookback, flaky, newFailures]);
   const run = r.rows[0] ?? { total: 0, passed: 0, failed: 0, avg_ms: null };
-  const caseStats = c.rows[0] ?? {
-    total: 0,
-    lookback_total: 0,
-    fast: null,
-    medium: null,
-    slow: null,
-  };
-  const lookbackTotal = caseStats.lookback_total;
+  const caseStats = c.rows[0] ?? { total: 0, fast: null, medium: null, slow: null };
+  const lookbackTotal = l.rows[0]?.total ?? 0;
   return {
     metrics: {
       totalRuns: run.total,

@@ -60,3 +60,42 @@ export const percent = (part: number, whole: number): number =>
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 export const fileNameOf = (path: string): string => path.split(/[\\/]/).at(-1) ?? path;
+
+/** The Monday (UTC) of the week a day falls in, `YYYY-MM-DD`: the key of the weekly totals. */
+export function weekOf(day: string): string {
+  const at = new Date(`${day}T00:00:00Z`);
+  return dayOf(new Date(at.getTime() - ((at.getUTCDay() + 6) % 7) * DAY_MS));
+}
+
+/** Days `first`..`last`, both included, `YYYY-MM-DD`. */
+export interface DaySpan {
+  first: string;
+  last: string;
+}
+
+/**
+ * A window as the whole weeks inside it (Mondays `weeks.first`..`weeks.last`) and the days at either end
+ * outside them, so a sum over the window reads one weekly row per test case and week instead of seven. A
+ * window without a whole week is all days.
+ *
+ * @example weeksOf({ firstDay: '2026-11-01', lastDay: '2026-11-30', ... }) // weeks 11-02..11-23, days 11-01 and 11-30
+ */
+export function weeksOf(window: Pick<DayWindow, 'firstDay' | 'lastDay'>): {
+  weeks: DaySpan | null;
+  days: DaySpan[];
+} {
+  const first = new Date(`${window.firstDay}T00:00:00Z`).getTime();
+  const last = new Date(`${window.lastDay}T00:00:00Z`).getTime();
+  const firstMonday = first + ((8 - new Date(first).getUTCDay()) % 7) * DAY_MS;
+  const lastMonday = new Date(`${weekOf(window.lastDay)}T00:00:00Z`).getTime();
+  // The last week is whole when the window reaches its Sunday.
+  const lastWholeMonday = last - lastMonday === 6 * DAY_MS ? lastMonday : lastMonday - 7 * DAY_MS;
+  if (lastWholeMonday < firstMonday)
+    return { weeks: null, days: [{ first: window.firstDay, last: window.lastDay }] };
+  const day = (ms: number) => dayOf(new Date(ms));
+  const days: DaySpan[] = [];
+  if (firstMonday > first) days.push({ first: window.firstDay, last: day(firstMonday - DAY_MS) });
+  const afterWeeks = lastWholeMonday + 7 * DAY_MS;
+  if (afterWeeks <= last) days.push({ first: day(afterWeeks), last: window.lastDay });
+  return { weeks: { first: day(firstMonday), last: day(lastWholeMonday) }, days };
+}
