@@ -8,6 +8,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { root, node22, log, run, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
@@ -39,44 +40,6 @@ function ensureInstalled() {
   fs.writeFileSync(stampFile, manifestsDigest());
 }
 
-/** Every third-party package a workspace depends on: left outside the bundle, loaded from node_modules. */
-function thirdPartyPackages() {
-  const names = new Set();
-  const dirs = [
-    'contracts',
-    'platform',
-    ...fs.readdirSync(path.join(root, 'services')).map((s) => `services/${s}`),
-  ];
-  for (const dir of dirs) {
-    const file = path.join(root, dir, 'package.json');
-    if (!fs.existsSync(file)) continue;
-    const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
-    for (const name of Object.keys(manifest.dependencies ?? {}))
-      if (!name.startsWith('@verdict/')) names.add(name);
-  }
-  return [...names];
-}
-
-/** Bundles services/embedded (and the workspace code it imports) into one CommonJS file; returns its path. */
-async function bundleEmbedded() {
-  const esbuild = require(path.join(root, 'node_modules', 'esbuild'));
-  const outfile = path.join(root, 'node_modules', '.cache', 'verdict', 'embedded.cjs');
-  await esbuild.build({
-    entryPoints: [path.join(root, 'services/embedded/src/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    sourcemap: true,
-    external: thirdPartyPackages(),
-    logLevel: 'warning',
-  });
-  // esbuild keeps a helper process alive until told otherwise; the server must not carry it along.
-  await esbuild.stop();
-  return outfile;
-}
-
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   ensureInstalled();
@@ -87,9 +50,9 @@ async function main() {
       // The embedded process runs from a bundle of the workspace's TypeScript (built in well under a
       // second): an on-the-fly TypeScript loader would cost it ~30 MB of resident memory for good. Fewer
       // malloc arenas and a smaller young generation keep the idle process small too.
-      const bundle = await bundleEmbedded();
-      const code = await run(node22, ['--enable-source-maps', '--max-semi-space-size=4', bundle, ...rest], {
-        env: { MALLOC_ARENA_MAX: '2', ...process.env },
+      const { embedded } = await bundleEntries({ embedded: 'services/embedded/src/main.ts' });
+      const code = await run(node22, [...SERVICE_NODE_FLAGS, '--max-semi-space-size=4', embedded, ...rest], {
+        env: { ...SERVICE_ENV, ...process.env },
       });
       process.exit(code);
       break;

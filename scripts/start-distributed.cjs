@@ -10,6 +10,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
+const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { root, node22, infraDir, log, readEnvFile, provisionInfra, stopInfra } = require('./lib.cjs');
 
 /** Every service that runs as its own process, in start order. A new service is one more line. */
@@ -123,10 +124,10 @@ function forwardLines(input, output, prefix, onLine) {
  * Starts one service. It gets its own process group so that the terminal's Ctrl-C reaches only this
  * launcher, which then stops each child exactly once (a second signal makes a service exit at once).
  */
-function startService(service, index, env) {
-  const child = spawn(node22, ['--import', 'tsx', service.entry], {
+function startService(service, index, env, bundle) {
+  const child = spawn(node22, [...SERVICE_NODE_FLAGS, bundle], {
     cwd: root,
-    env: { ...process.env, ...env, ...service.env, PORT: service.port },
+    env: { ...SERVICE_ENV, ...process.env, ...env, ...service.env, PORT: service.port },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -261,9 +262,14 @@ async function main() {
   if (state.stopping) return shutdown(0, 'stopped while the servers were starting');
   const secrets = resolveSecrets();
   const env = { ...state.infra.env, ...secrets.env };
+  // One bundle per entry (test-results and its projector share theirs), named by the service's folder.
+  const bundleOf = (service) => service.entry.split('/')[1];
+  const bundles = await bundleEntries(
+    Object.fromEntries(services.map((service) => [bundleOf(service), service.entry])),
+  );
 
   for (const [index, service] of services.entries()) {
-    const running = startService(service, index, env);
+    const running = startService(service, index, env, bundles[bundleOf(service)]);
     state.started.push(running);
     log(`started ${service.name} (pid ${running.child.pid})`);
     void running.exited.then((exit) => {

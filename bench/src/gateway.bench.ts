@@ -13,7 +13,15 @@ import {
   successEnvelope,
   TokenInfo,
 } from '@verdict/contracts';
-import { adminClient, inParallel, profileFlags, startNode, type Admin, type Child } from './processes';
+import {
+  adminClient,
+  inParallel,
+  profileFlags,
+  startNode,
+  startService,
+  type Admin,
+  type Child,
+} from './processes';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -228,15 +236,20 @@ async function measurePaced(label: string, target: Target, seconds: number, rate
 // The bench
 
 function startGateway(servers: GatewayBenchServers, adminKey: string, flags: string[] = []): Promise<Child> {
-  return startNode('gateway-bench', [...flags, '--import', 'tsx', 'services/gateway/src/main.ts'], {
-    DATABASE_URL: servers.databaseUrl,
-    KAFKA_BROKERS: servers.kafkaBrokers,
-    REDIS_URL: servers.redisUrl,
-    VERDICT_ADMIN_KEY: adminKey,
-    VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
-    VERDICT_URL_SIGNING_SECRET: randomBytes(32).toString('hex'),
-    VERDICT_TRUST_PROXY: 'true',
-  });
+  return startService(
+    'gateway-bench',
+    'gateway',
+    {
+      DATABASE_URL: servers.databaseUrl,
+      KAFKA_BROKERS: servers.kafkaBrokers,
+      REDIS_URL: servers.redisUrl,
+      VERDICT_ADMIN_KEY: adminKey,
+      VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+      VERDICT_URL_SIGNING_SECRET: randomBytes(32).toString('hex'),
+      VERDICT_TRUST_PROXY: 'true',
+    },
+    { flags },
+  );
 }
 
 /** One authenticated request before the load: a 401 or 403 here would make the whole run meaningless. */

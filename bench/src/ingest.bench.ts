@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { AdminOrganization, AdminProject, AdminUser, IssuedToken, successEnvelope } from '@verdict/contracts';
-import { adminClient, inParallel, startNode, type Admin, type Child } from './processes';
+import { adminClient, inParallel, startService, type Admin, type Child } from './processes';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -403,22 +403,24 @@ export async function benchIngest(servers: IngestBenchServers): Promise<BenchRow
   const profile = process.env.VERDICT_BENCH_CPU_PROF;
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   // As `npm run start:distributed` runs them: the API with its relay, and the runs projector on its own.
-  const testResults = await startNode(
+  const testResults = await startService(
     'ingest-test-results',
-    [...flags, '--import', 'tsx', 'services/test-results/src/main.ts'],
+    'test-results',
     { ...shared, VERDICT_TEST_RESULTS_ROLE: 'api' },
+    { flags },
   );
   let projector: Child | undefined;
   let gateway: Child | undefined;
   try {
-    projector = await startNode(
+    projector = await startService(
       'ingest-test-results-projector',
-      [...flags, '--import', 'tsx', 'services/test-results/src/main.ts'],
+      'test-results',
       { ...shared, VERDICT_TEST_RESULTS_ROLE: 'projector' },
+      { flags },
     );
-    gateway = await startNode(
+    gateway = await startService(
       'ingest-gateway',
-      [...flags, '--import', 'tsx', 'services/gateway/src/main.ts'],
+      'gateway',
       {
         ...shared,
         REDIS_URL: servers.redisUrl,
@@ -428,6 +430,7 @@ export async function benchIngest(servers: IngestBenchServers): Promise<BenchRow
         // One CI token posting 40+ batches a second: far above the default ingest bucket of 1,200 a minute.
         VERDICT_INGEST_RATE_LIMIT: '1000000',
       },
+      { flags },
     );
     const fixture = await provision(adminClient(gateway.port, adminKey));
     const client = api(gateway.port, fixture.projectId, fixture.writeToken, fixture.readTokens);

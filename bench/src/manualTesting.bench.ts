@@ -20,7 +20,7 @@ import {
 } from '@verdict/contracts';
 import { createSqlEventStore, newId, type SqlDatabase } from '@verdict/platform';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { adminClient, profileFlags, startNode, type Admin } from './processes';
+import { adminClient, profileFlags, startService, type Admin } from './processes';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -281,25 +281,16 @@ export async function benchManualTesting(servers: ManualBenchServers): Promise<B
     VERDICT_URL_SIGNING_SECRET: urlSigningSecret,
   };
   const startManual = (flags: string[] = [], port?: number) =>
-    startNode(
-      'manual-testing-bench',
-      [...flags, '--import', 'tsx', 'services/manual-testing/src/main.ts'],
-      { ...common, LOG_LEVEL: 'warn' },
-      port,
-    );
+    startService('manual-testing-bench', 'manual-testing', { ...common, LOG_LEVEL: 'warn' }, { flags, port });
   let manual = await startManual();
-  const gateway = await startNode(
-    'gateway-manual-bench',
-    ['--import', 'tsx', 'services/gateway/src/main.ts'],
-    {
-      ...common,
-      LOG_LEVEL: 'warn',
-      REDIS_URL: servers.redisUrl,
-      VERDICT_ADMIN_KEY: adminKey,
-      VERDICT_TRUST_PROXY: 'true',
-      VERDICT_MANUAL_TESTING_URL: `http://127.0.0.1:${manual.port}`,
-    },
-  ).catch(async (error: unknown) => {
+  const gateway = await startService('gateway-manual-bench', 'gateway', {
+    ...common,
+    LOG_LEVEL: 'warn',
+    REDIS_URL: servers.redisUrl,
+    VERDICT_ADMIN_KEY: adminKey,
+    VERDICT_TRUST_PROXY: 'true',
+    VERDICT_MANUAL_TESTING_URL: `http://127.0.0.1:${manual.port}`,
+  }).catch(async (error: unknown) => {
     await manual.stop();
     throw error;
   });

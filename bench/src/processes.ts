@@ -2,6 +2,7 @@
 // .bench/, and provisioning through the admin API.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { sleep } from './table';
@@ -13,6 +14,39 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+
+/** scripts/bundle.cjs: how the launchers build and run the service processes. */
+interface Bundler {
+  bundleEntries(entries: Record<string, string>): Promise<Record<string, string>>;
+  SERVICE_NODE_FLAGS: string[];
+  SERVICE_ENV: Record<string, string>;
+}
+const bundler = createRequire(__filename)('../../scripts/bundle.cjs') as Bundler;
+const bundles = new Map<string, Promise<string>>();
+
+/** A service folder under services/ whose src/main.ts starts it as a process. */
+export type ServiceName = 'gateway' | 'test-results' | 'manual-testing' | 'webhooks' | 'analytics';
+
+/**
+ * Starts a service as `npm run start:distributed` runs it: from its bundle (built once per bench run), with
+ * the launcher's node flags and environment. `flags` go before them (e.g. to profile).
+ */
+export async function startService(
+  name: string,
+  service: ServiceName,
+  env: NodeJS.ProcessEnv,
+  options: { flags?: string[]; port?: number } = {},
+): Promise<Child> {
+  let bundle = bundles.get(service);
+  if (bundle === undefined) {
+    bundle = bundler
+      .bundleEntries({ [service]: `services/${service}/src/main.ts` })
+      .then((built) => built[service] as string);
+    bundles.set(service, bundle);
+  }
+  const args = [...(options.flags ?? []), ...bundler.SERVICE_NODE_FLAGS, await bundle];
+  return startNode(name, args, { ...bundler.SERVICE_ENV, ...env }, options.port);
+}
 
 export interface Child {
   process: ChildProcess;
