@@ -36,9 +36,10 @@ async function bundleEntries(entries) {
   const entryPoints = Object.fromEntries(
     Object.entries(entries).map(([name, entry]) => [name, path.join(root, entry)]),
   );
-  await esbuild.build({
+  const { outputFiles } = await esbuild.build({
     entryPoints,
     outdir,
+    write: false,
     outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
@@ -50,6 +51,14 @@ async function bundleEntries(entries) {
   });
   // esbuild keeps a helper process alive until told otherwise; a launcher must not carry it along.
   await esbuild.stop();
+  // Written aside and renamed: a process starting from a bundle another launcher is rewriting (two starts
+  // at once) reads the old file or the new one, never half of one.
+  fs.mkdirSync(outdir, { recursive: true });
+  for (const file of outputFiles) {
+    const aside = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(aside, file.contents);
+    fs.renameSync(aside, file.path);
+  }
   return Object.fromEntries(Object.keys(entries).map((name) => [name, path.join(outdir, `${name}.cjs`)]));
 }
 
