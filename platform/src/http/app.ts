@@ -1,3 +1,4 @@
+import querystring from 'node:querystring';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import type { Logger } from '../logging';
@@ -55,8 +56,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // No ETag: hashing every JSON answer costs each request a SHA-1 of its body, and API answers (usage
   // counts, run progress) change too often for conditional requests to pay that back.
   app.set('etag', false);
-  // Express 5's default, stated: repeated parameters become arrays, never nested objects.
-  app.set('query parser', 'simple');
+  // Express 5's default ('simple'), stated: repeated parameters become arrays, never nested objects. A NUL
+  // (%00) becomes U+FFFD as in bodies: PostgreSQL refuses the character in a filter, which was a 500.
+  app.set('query parser', parseQueryString);
 
   app.use(requestContext(options.logger));
   app.use(observeRequests(httpMetrics(registry)));
@@ -111,6 +113,12 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
 }
 
 const ESCAPED_NUL = '\\u0000';
+
+/** The query string as Express's 'simple' parser reads it, with NUL characters replaced as withoutNul does. */
+function parseQueryString(text: string): unknown {
+  const query = querystring.parse(text);
+  return text.includes('%00') || text.includes('\u0000') ? withoutNul(query) : query;
+}
 
 /**
  * JSON.parse of one JSON text, with NUL characters replaced as withoutNul does; the value is walked only

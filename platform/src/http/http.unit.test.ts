@@ -424,6 +424,19 @@ describe('JSON bodies with NUL characters', () => {
     expect(response.body).toEqual({ stdout: ['a\uFFFDb'], 'k\uFFFD': { n: 1, s: '\\u0000 is text' } });
   });
 
+  it('when a query parameter holds %00, then the route sees U+FFFD, and repeated parameters stay arrays', async () => {
+    const { logger } = capturingLogger();
+    const { app, finish } = createHttpApp({ logger, service: 'test' });
+    app.get('/echo', (req, res) => {
+      res.json(req.query);
+    });
+    finish(app);
+    const response = await request(app).get('/echo?branch=a%00b&tag=x&tag=y%00&n[a]=1&%00=k');
+    expect(response.body).toEqual({ branch: 'a\uFFFDb', tag: ['x', 'y\uFFFD'], 'n[a]': '1', '\uFFFD': 'k' });
+    const plain = await request(app).get('/echo?branch=main&tag=x&tag=y');
+    expect(plain.body).toEqual({ branch: 'main', tag: ['x', 'y'] });
+  });
+
   it('when one JSON text is parsed (an NDJSON line), then its NUL characters come out as U+FFFD', () => {
     expect(parseJsonWithoutNul('{"stderr":["\\u0000"]}')).toEqual({ stderr: ['\uFFFD'] });
     expect(parseJsonWithoutNul('{"n":1}')).toEqual({ n: 1 });

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { AppError, ValidationError } from '../errors';
+import { withoutNul } from './app';
 
 /**
  * Request parsing at the HTTP boundary: a zod schema in, typed data out, or a ValidationError whose
@@ -57,7 +58,8 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
  * @example const { projectId, runId } = parseParams(RunPath, req);
  */
 export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
-  return parseWith(schema, req.params, 'params');
+  // A NUL (%00) in a path segment is U+FFFD, as in query strings and bodies: PostgreSQL refuses it.
+  return parseWith(schema, withoutNul(req.params), 'params');
 }
 
 /**

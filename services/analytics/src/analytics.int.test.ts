@@ -264,6 +264,12 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       },
     );
 
+    it('when the range spans every representable day, 0001-01-01 to 9999-12-31, then every run counts', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?startDate=0001-01-01&endDate=9999-12-31`);
+      expect(status).toBe(200);
+      expect(body.data.metrics).toMatchObject({ totalRuns: 3, totalTestCases: 3 });
+    });
+
     it('when the range is exactly the week of run 1, Monday to Sunday, then only its durations count', async () => {
       const { body } = await get(`/${P}/analytics/summary?startDate=2026-03-02&endDate=2026-03-08`);
       // Means A 100, B 1000, C 50: p50 100, p75 550, p90 820.

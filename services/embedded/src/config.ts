@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { trustProxyOf } from '@verdict/gateway';
 import { z } from 'zod';
 
 /** The embedded process's environment (README, "Configuration"). */
@@ -10,6 +11,7 @@ export const EmbeddedConfig = z
     VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     VERDICT_PUBLIC_URL: z.url().optional(),
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
+    VERDICT_TRUST_PROXY: z.string().optional(),
     VERDICT_ARTIFACT_MAX_BYTES: z.coerce
       .number()
       .int()
@@ -24,6 +26,7 @@ export const EmbeddedConfig = z
     adminKey: env.VERDICT_ADMIN_KEY,
     publicUrl: env.VERDICT_PUBLIC_URL?.replace(/\/+$/, ''),
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
+    trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
   }));

@@ -112,6 +112,7 @@ async function main(): Promise<void> {
       publicUrl,
       downloads: { blobs, secret: urlSigningSecret },
       ingestLimitPerMinute: config.ingestLimitPerMinute,
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       services: [
         {
           name: 'test-results',

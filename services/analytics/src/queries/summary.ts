@@ -75,8 +75,10 @@ export async function analyticsSummary(
        avg(EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000)
          FILTER (WHERE finished_at IS NOT NULL)::float8 AS avg_ms
      FROM ${s}.runs
-     WHERE project_id = $1 AND created AND started_at >= $2 AND started_at < $3${env.sql}`,
-    [projectId, range.from, range.to, ...env.params],
+     WHERE project_id = $1 AND created AND started_at >= $2::date::timestamp AT TIME ZONE 'UTC'
+       AND started_at < ($3::date + 1)::timestamp AT TIME ZONE 'UTC'${env.sql}`,
+    // Bounds as days: the end of a range ending 9999-12-31 is a timestamp PostgreSQL reads, not one in JSON.
+    dayParams(range),
   );
   // Per test case: its mean duration over the range, and whether it ran in the lookback. Without an
   // environment, from the weekly and daily totals; with one, from the day rows of that environment.

@@ -209,6 +209,21 @@ describe('GET /{projectId}/test-runs', () => {
     expect(await ids('environment=production')).toEqual([newer]);
   });
 
+  it('when a run or test case id holds %00, then it is not found instead of failing', async () => {
+    for (const path of [`/${P1}/test-runs/a%00b`, `/${P1}/test-cases/%00`, `/${P1}/test-cases/%00/history`]) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it('when a filter or the search holds %00, then it matches nothing instead of failing', async () => {
+    for (const query of ['branch=%00', 'environment=a%00', 'search=%00']) {
+      const response = await get(`/${P1}/test-runs?${query}`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([]);
+    }
+  });
+
   it('when search names a commit sha, a ciRunId, a title or a branch part, then the run is found, and % is literal', async () => {
     const ids = async (search: string) =>
       (await get(`/${P1}/test-runs?search=${encodeURIComponent(search)}`)).body.data.map(
