@@ -115,9 +115,10 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
 const ESCAPED_NUL = '\\u0000';
 
 /** The query string as Express's 'simple' parser reads it, with NUL characters replaced as withoutNul does. */
-function parseQueryString(text: string): unknown {
-  const query = querystring.parse(text);
-  return text.includes('%00') || text.includes('\u0000') ? withoutNul(query) : query;
+function parseQueryString(text: string | null | undefined): unknown {
+  // Express passes null for a URL without a query string.
+  const query = querystring.parse(text ?? '');
+  return text?.includes('%00') || text?.includes('\u0000') ? withoutNul(query) : query;
 }
 
 /**

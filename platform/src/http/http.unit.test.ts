@@ -435,6 +435,9 @@ describe('JSON bodies with NUL characters', () => {
     expect(response.body).toEqual({ branch: 'a\uFFFDb', tag: ['x', 'y\uFFFD'], 'n[a]': '1', '\uFFFD': 'k' });
     const plain = await request(app).get('/echo?branch=main&tag=x&tag=y');
     expect(plain.body).toEqual({ branch: 'main', tag: ['x', 'y'] });
+    const none = await request(app).get('/echo');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({});
   });
 
   it('when one JSON text is parsed (an NDJSON line), then its NUL characters come out as U+FFFD', () => {
