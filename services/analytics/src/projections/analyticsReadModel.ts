@@ -383,9 +383,11 @@ async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Prom
        EXISTS (SELECT 1 FROM ${s}.case_runs l WHERE l.outcome = 'failed' AND l.project_id = w.project_id
          AND l.case_id = w.case_id AND l.environment = w.environment AND l.branch = w.branch
          AND l.platform = w.platform AND l.started_at > w.started_at) AS later_failed,
+       -- OFFSET 0 keeps this a lookup per row: PostgreSQL otherwise may hash every failed execution of
+       -- every project (a plan that grows with the table) to answer a thousand rows.
        w.commit_sha IS NOT NULL AND w.outcome IN ('passed', 'flaky') AND EXISTS (
          SELECT 1 FROM ${s}.case_runs l WHERE l.outcome = 'failed' AND l.project_id = w.project_id
-           AND l.case_id = w.case_id AND l.commit_sha = w.commit_sha) AS failed_on_commit
+           AND l.case_id = w.case_id AND l.commit_sha = w.commit_sha OFFSET 0) AS failed_on_commit
      FROM written w LEFT JOIN existing e USING (run_id, case_id, platform)`,
     [
       column('run_id'),
