@@ -315,40 +315,19 @@ export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
   }
   await db.close();
   const scale = `${(projected / 1e6).toFixed(2)}M results`;
-  const baseline = percentile(tokenInfo, 99);
+  /** The p99 row (the target) and the p50 row (a typical request) of one endpoint's latencies. */
+  const latency = (label: string, times: number[]): BenchRow[] =>
+    [99, 50].map((p) => ({
+      name: `${label} p${p} through the gateway (${scale}; baseline token-info)`,
+      unit: 'ms',
+      ours: percentile(times, p),
+      baseline: percentile(tokenInfo, p),
+      target: p === 99 ? `< ${P99_TARGET_MS} ms` : `p99 < ${P99_TARGET_MS} ms`,
+      met: percentile(times, 99) < P99_TARGET_MS,
+    }));
   return [
-    {
-      name: `explorer p99 through the gateway (${scale}; baseline token-info)`,
-      unit: 'ms',
-      ours: percentile(explorer, 99),
-      baseline,
-      target: `< ${P99_TARGET_MS} ms`,
-      met: percentile(explorer, 99) < P99_TARGET_MS,
-    },
-    {
-      name: `explorer p50 through the gateway (${scale}; baseline token-info)`,
-      unit: 'ms',
-      ours: percentile(explorer, 50),
-      baseline: percentile(tokenInfo, 50),
-      target: `p99 < ${P99_TARGET_MS} ms`,
-      met: percentile(explorer, 99) < P99_TARGET_MS,
-    },
-    {
-      name: `analytics summary p50 through the gateway (${scale}; baseline token-info)`,
-      unit: 'ms',
-      ours: percentile(summary, 50),
-      baseline: percentile(tokenInfo, 50),
-      target: `p99 < ${P99_TARGET_MS} ms`,
-      met: percentile(summary, 99) < P99_TARGET_MS,
-    },
-    {
-      name: `analytics summary p99 through the gateway (${scale}; baseline token-info)`,
-      unit: 'ms',
-      ours: percentile(summary, 99),
-      baseline,
-      target: `< ${P99_TARGET_MS} ms`,
-      met: percentile(summary, 99) < P99_TARGET_MS,
-    },
+    ...latency('explorer', explorer),
+    ...latency('analytics summary', summary),
     {
       name: `projection throughput (${scale}; baseline plain INSERT of the results)`,
       unit: 'results/s',

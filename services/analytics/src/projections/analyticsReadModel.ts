@@ -37,6 +37,29 @@ export function testCaseIdOf(item: Pick<ResultItem, 'file' | 'titlePath'>): stri
   return createHash('sha256').update(testCaseKey(item)).digest('hex').slice(0, 32);
 }
 
+/** The columns of the per-test-case totals over every platform, environment and branch, after the key. */
+const TOTALS_COLUMNS = `executions, passed, failed, flaky, skipped, duration_sum, duration_max, last_at,
+  last_run_id, last_outcome`;
+
+/** A table of per-test-case totals by `period` (a day, or the Monday of a week). */
+const totalsTable = (s: string, table: string, period: 'day' | 'week') =>
+  `CREATE TABLE IF NOT EXISTS ${s}.${table} (
+     project_id text NOT NULL,
+     ${period} date NOT NULL,
+     case_id text NOT NULL,
+     executions integer NOT NULL,
+     passed integer NOT NULL,
+     failed integer NOT NULL,
+     flaky integer NOT NULL,
+     skipped integer NOT NULL,
+     duration_sum double precision NOT NULL,
+     duration_max double precision NOT NULL,
+     last_at timestamptz NOT NULL,
+     last_run_id text NOT NULL,
+     last_outcome text NOT NULL,
+     PRIMARY KEY (project_id, ${period}, case_id)
+   )`;
+
 function tableDefinitions(s: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS ${s}.runs (
@@ -117,40 +140,10 @@ function tableDefinitions(s: string): string[] {
        last_outcome text NOT NULL,
        PRIMARY KEY (project_id, day, case_id, platform, environment, branch)
      )`,
-    `CREATE TABLE IF NOT EXISTS ${s}.case_day_totals (
-       project_id text NOT NULL,
-       day date NOT NULL,
-       case_id text NOT NULL,
-       executions integer NOT NULL,
-       passed integer NOT NULL,
-       failed integer NOT NULL,
-       flaky integer NOT NULL,
-       skipped integer NOT NULL,
-       duration_sum double precision NOT NULL,
-       duration_max double precision NOT NULL,
-       last_at timestamptz NOT NULL,
-       last_run_id text NOT NULL,
-       last_outcome text NOT NULL,
-       PRIMARY KEY (project_id, day, case_id)
-     )`,
+    totalsTable(s, 'case_day_totals', 'day'),
     // case_day_totals summed per test case and week (Monday, UTC): a window of 30 days reads about a third
     // of the rows through it (the whole weeks inside it, and the days at its ends from case_day_totals).
-    `CREATE TABLE IF NOT EXISTS ${s}.case_week_totals (
-       project_id text NOT NULL,
-       week date NOT NULL,
-       case_id text NOT NULL,
-       executions integer NOT NULL,
-       passed integer NOT NULL,
-       failed integer NOT NULL,
-       flaky integer NOT NULL,
-       skipped integer NOT NULL,
-       duration_sum double precision NOT NULL,
-       duration_max double precision NOT NULL,
-       last_at timestamptz NOT NULL,
-       last_run_id text NOT NULL,
-       last_outcome text NOT NULL,
-       PRIMARY KEY (project_id, week, case_id)
-     )`,
+    totalsTable(s, 'case_week_totals', 'week'),
     // Every batch updates the day rows of the cases it saw, about five times a row over a day. Room on each
     // page lets an update stay on its page without a new index entry (HOT), which keeps the tables compact
     // for the summary's scans and the updates cheap (at the default of 100 the table grew to 3 times its
@@ -487,6 +480,16 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
           THEN EXCLUDED.${c} ELSE ${table}.${c} END`,
       )
       .join(', ');
+  // Parameters $first.. are the arrays of arraysOf(rows, 3, ['last_at', 'last_run_id', 'last_outcome']).
+  const upsertTotals = (table: string, period: 'day' | 'week', first: number) => {
+    // The key (project, period, case), the sums, then the latest execution.
+    const types = 'text date text int int int int int float8 float8 timestamptz text text'.split(' ');
+    const arrays = types.map((type, i) => `$${first + i}::${type}[]`).join(', ');
+    return `INSERT INTO ${s}.${table} AS d (project_id, ${period}, case_id, ${TOTALS_COLUMNS})
+       SELECT * FROM unnest(${arrays})
+       ON CONFLICT (project_id, ${period}, case_id) DO UPDATE SET ${added('d')},
+         ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`;
+  };
   // unnest's arrays for a table's rows: each key column, the sums, then the latest execution's columns.
   const arraysOf = (rows: DayDelta[], keyColumns: number, latest: readonly (keyof DayDelta)[]) => [
     ...Array.from({ length: keyColumns }, (_, i) => rows.map((r) => r.key[i])),
@@ -504,20 +507,8 @@ async function applyDeltas(tx: SqlExecutor, s: string, changes: Change[]): Promi
        ON CONFLICT (project_id, day, case_id, platform, environment, branch) DO UPDATE SET ${added('d')},
          ${latest('d', ['last_duration', 'last_outcome', 'last_run_id', 'last_at'])}
      ),
-     totals AS (
-       INSERT INTO ${s}.case_day_totals AS d (project_id, day, case_id, executions, passed, failed, flaky,
-         skipped, duration_sum, duration_max, last_at, last_run_id, last_outcome)
-       SELECT * FROM unnest($18::text[], $19::date[], $20::text[], $21::int[], $22::int[], $23::int[],
-         $24::int[], $25::int[], $26::float8[], $27::float8[], $28::timestamptz[], $29::text[], $30::text[])
-       ON CONFLICT (project_id, day, case_id) DO UPDATE SET ${added('d')},
-         ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}
-     )
-     INSERT INTO ${s}.case_week_totals AS d (project_id, week, case_id, executions, passed, failed, flaky, skipped,
-       duration_sum, duration_max, last_at, last_run_id, last_outcome)
-     SELECT * FROM unnest($31::text[], $32::date[], $33::text[], $34::int[], $35::int[], $36::int[], $37::int[],
-       $38::int[], $39::float8[], $40::float8[], $41::timestamptz[], $42::text[], $43::text[])
-     ON CONFLICT (project_id, week, case_id) DO UPDATE SET ${added('d')},
-       ${latest('d', ['last_outcome', 'last_run_id', 'last_at'])}`,
+     totals AS (${upsertTotals('case_day_totals', 'day', 18)})
+     ${upsertTotals('case_week_totals', 'week', 31)}`,
     [
       ...arraysOf(days, 6, ['last_at', 'last_run_id', 'last_duration', 'last_outcome']),
       ...arraysOf(totals, 3, ['last_at', 'last_run_id', 'last_outcome']),
@@ -577,10 +568,7 @@ function unique<T>(items: T[], key: (item: T) => string): T[] {
 }
 
 /** case_week_totals rows summed from day totals rows (`source`, with their `week`). */
-const weekTotalsOf = (
-  source: string,
-) => `(project_id, week, case_id, executions, passed, failed, flaky, skipped,
-    duration_sum, duration_max, last_at, last_run_id, last_outcome)
+const weekTotalsOf = (source: string) => `(project_id, week, case_id, ${TOTALS_COLUMNS})
   SELECT c.project_id, c.week, c.case_id, sum(c.executions), sum(c.passed), sum(c.failed), sum(c.flaky),
     sum(c.skipped), sum(c.duration_sum), max(c.duration_max), max(c.last_at),
     (array_agg(c.last_run_id ORDER BY c.last_at DESC, c.last_run_id DESC))[1],
