@@ -1,10 +1,10 @@
-import querystring from 'node:querystring';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import type { Logger } from '../logging';
 import { errorMiddleware, notFoundFallback } from './errors';
 import { httpMetrics, observeRequests, operationalRoutes, type ReadinessCheck } from './operational';
 import { admitAtMost, type Admission } from './admission';
+import { ESCAPED_NUL, parseQueryString, withoutNul } from './nul';
 import { requestContext } from './requestId';
 
 /**
@@ -110,45 +110,6 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
       if (withNul.has(req)) req.body = withoutNul(req.body);
       next();
     });
-}
-
-const ESCAPED_NUL = '\\u0000';
-
-/** The query string as Express's 'simple' parser reads it, with NUL characters replaced as withoutNul does. */
-function parseQueryString(text: string | null | undefined): unknown {
-  // Express passes null for a URL without a query string.
-  const query = querystring.parse(text ?? '');
-  return text?.includes('%00') || text?.includes('\u0000') ? withoutNul(query) : query;
-}
-
-/**
- * JSON.parse of one JSON text, with NUL characters replaced as withoutNul does; the value is walked only
- * when the text holds the escape.
- *
- * @example parseJsonWithoutNul('{"stdout":["a\\u0000b"]}'); // { stdout: ['a\uFFFDb'] }
- */
-export function parseJsonWithoutNul(text: string): unknown {
-  const value: unknown = JSON.parse(text);
-  return text.includes(ESCAPED_NUL) ? withoutNul(value) : value;
-}
-
-/**
- * The value with every NUL character in its strings and keys replaced by U+FFFD. PostgreSQL stores no NUL
- * in text or JSON, and test output sometimes carries one (a binary written to stdout): the request is
- * kept, with the character a reader can see was there.
- *
- * @example withoutNul({ stdout: ['a\u0000b'] }); // { stdout: ['a\uFFFDb'] }
- */
-export function withoutNul(value: unknown): unknown {
-  if (typeof value === 'string')
-    return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
-  if (Array.isArray(value)) return value.map(withoutNul);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key.replaceAll('\u0000', '\uFFFD'), withoutNul(item)]),
-    );
-  }
-  return value;
 }
 
 /**

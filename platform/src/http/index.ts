@@ -1,4 +1,5 @@
 export * from './app';
+export { parseJsonWithoutNul, withoutNul } from './nul';
 export * from './errors';
 export * from './operational';
 export * from './requestId';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import { AppError, ValidationError } from '../errors';
-import { withoutNul } from './app';
+import { withoutNul } from './nul';
 
 /**
  * Request parsing at the HTTP boundary: a zod schema in, typed data out, or a ValidationError whose
