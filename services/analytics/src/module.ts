@@ -31,9 +31,19 @@ export interface AnalyticsPorts {
   metrics?: Registry;
 }
 
+/**
+ * Batches of test-results events the analytics projector applies at once, from different partitions. The
+ * projection locks the rows it upserts in key order and recounts rows another batch wrote meanwhile, so
+ * batches may overlap; on two cores two or three at once applied 1.6-1.8 times as many results a second
+ * as one (README, "Analytics").
+ */
+export const ANALYTICS_PROJECTOR_CONCURRENCY = 2;
+
 export interface AnalyticsSettings {
   /** Verifies the gateway's internal JWT on every request. */
   internalSecret: string;
+  /** Test-results batches applied at once (default ANALYTICS_PROJECTOR_CONCURRENCY). */
+  projectorConcurrency?: number;
   names?: {
     testResultsTopic?: string;
     identityTopic?: string;
@@ -116,12 +126,13 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
   const metrics = projectionMetrics(ports.metrics);
   let subscriptions: Subscription[] = [];
 
-  const consume = (projector: Projector, topic: string) =>
+  const consume = (projector: Projector, topic: string, concurrentPartitions = 1) =>
     ports.bus.subscribe({
       groupId: `projector.${projector.name}`,
       topics: [topic],
       fromBeginning: true,
       maxBatchSize: 1000,
+      concurrentPartitions,
       handleBatch: async (messages) => {
         const events = messages.map(eventOfMessage);
         await projector.applyEvents(events);
@@ -148,7 +159,11 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
       await organizations.init();
       await ports.bus.ensureTopics([testResultsTopic, identityTopic]);
       subscriptions = [
-        await consume(analytics, testResultsTopic),
+        await consume(
+          analytics,
+          testResultsTopic,
+          settings.projectorConcurrency ?? ANALYTICS_PROJECTOR_CONCURRENCY,
+        ),
         await consume(organizations, identityTopic),
       ];
       logger.info({ topics: [testResultsTopic, identityTopic], schema }, 'analytics started');
