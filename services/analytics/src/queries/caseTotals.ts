@@ -1,6 +1,23 @@
 import { weeksOf, type DayWindow } from './window';
 
 /**
+ * Positional parameters of one statement: `param(value)` binds a value and names its placeholder, after
+ * the values already in `params`.
+ *
+ * @example const { params, param } = bindings([projectId]); const sql = `day >= ${param(day)}`;
+ */
+export function bindings(first: unknown[]): { params: unknown[]; param: (value: unknown) => string } {
+  const params = [...first];
+  return {
+    params,
+    param: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/**
  * SQL of the per-test-case totals rows over a window, every platform, environment and branch together: the
  * weekly totals of the whole weeks inside it and the daily totals of the days at its ends. Columns: case_id,
  * executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id; several rows per test case,

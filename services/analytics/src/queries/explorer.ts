@@ -12,7 +12,7 @@ import {
   type Outcome,
 } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
-import { caseTotalsOver } from './caseTotals';
+import { bindings, caseTotalsOver } from './caseTotals';
 import { betweenDays, dateWindow, lastDays, percent, round2, type DayWindow } from './window';
 
 export interface ReadStore {
@@ -86,11 +86,7 @@ export async function explore(
 ): Promise<ExplorerData> {
   const s = store.schema;
   const window = explorerWindow(now, query);
-  const params: unknown[] = [projectId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const { params, param } = bindings([projectId]);
   const runIds = [...(query.testRunId ? [query.testRunId] : []), ...(query.testRunIds ?? [])];
   const rowFilters: string[] = [];
   if (query.platform !== undefined) rowFilters.push(`platform = ${param(query.platform)}`);

@@ -6,7 +6,7 @@
  * 50th, 75th and 90th percentiles of the project's test cases' mean durations in the range.
  */
 import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
-import { caseTotalsOver } from './caseTotals';
+import { bindings, caseTotalsOver } from './caseTotals';
 import type { ReadStore } from './explorer';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
@@ -83,11 +83,7 @@ export async function analyticsSummary(
   // Per test case: its mean duration over the range, and whether it ran in the lookback. Without an
   // environment, from the weekly and daily totals; with one, from the day rows of that environment.
   const totalsOver = (window: DayWindow) => {
-    const params: unknown[] = [projectId];
-    const param = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
+    const { params, param } = bindings([projectId]);
     if (env.params.length === 0) return { sql: caseTotalsOver(s, window, param), params };
     return {
       sql: `SELECT case_id, executions, duration_sum FROM ${s}.case_days WHERE ${inDays}`,
