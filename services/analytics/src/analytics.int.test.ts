@@ -667,16 +667,6 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
     });
 
-    it('when the events come two batches at a time, in transactions that overlap, then the tables are the same', async () => {
-      const { schema, projection } = await emptyReadModel();
-      const apply = (batch: StoredEvent[]) => db.transaction((tx) => projection.apply(tx, batch, schema));
-      // One event a batch: neighbouring results of one run lock the same day rows at the same moment.
-      for (let i = 0; i < inOrder.length; i += 2) {
-        await Promise.all([apply(inOrder.slice(i, i + 1)), apply(inOrder.slice(i + 1, i + 2))]);
-      }
-      expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
-    });
-
     it('when a read model from before the weekly totals is set up again, then its weeks are summed from its days', async () => {
       const { schema, projection } = await emptyReadModel();
       await db.transaction((tx) => projection.apply(tx, inOrder, schema));

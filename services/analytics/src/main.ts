@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   });
   const module = createAnalyticsModule(
     { db, bus, clock: systemClock, logger, metrics: http.registry },
-    { internalSecret: config.internalSecret, projectorConcurrency: config.projectorConcurrency },
+    { internalSecret: config.internalSecret },
   );
   if (process.argv.includes('--rebuild')) {
     const replayed = await module.rebuild({
