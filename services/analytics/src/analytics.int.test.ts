@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FREE_PLAN } from '@verdict/contracts';
+import { FREE_PLAN, SummaryQuery } from '@verdict/contracts';
 import {
   createHttpApp,
   createInProcessBus,
@@ -20,6 +20,7 @@ import { uniqueName } from '@verdict/platform/testing';
 import { organizationEvents, result, runEvents, type FixtureRun } from './fixtures';
 import { createAnalyticsModule, type AnalyticsModule } from './module';
 import { analyticsProjection } from './projections/analyticsReadModel';
+import { analyticsSummary } from './queries/summary';
 import { testDatabases } from './testing';
 
 // A hand-computed fixture: three runs of project P (staging, main) over test cases A, B, C on chromium.
@@ -309,6 +310,119 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(status).toBe(400);
       expect(body.error.code).toBe('VALIDATION_ERROR');
       expect(body.error.message).toContain(name);
+    });
+  });
+
+  describe('the summary lists, on a fixture of their own (project R)', () => {
+    // Staging, chromium; every commit its own, so no test fails and passes on one commit.
+    //   r1 2026-02-20 main: J passed                 r4 2026-03-08 main: E failed
+    //   r2 2026-03-05 main: H failed, passed (flaky)  r5 2026-03-09 main: D, F, G failed; H, I flaky
+    //   r3 2026-03-07 qa:   D failed                  r6 2026-03-09 dev:  D failed
+    // New failures (first execution of each environment/branch/platform failed): D on 03-07 (qa) and twice
+    // on 03-09 (main, dev), E 03-08, F and G 03-09. Flaky: H on 03-05 and 03-09, I on 03-09.
+    const R = 'project-r';
+    const DG = { file: 'tests/0.spec.ts', G: ['G'], I: ['I'] };
+    const D = { file: 'tests/d.spec.ts', title: ['D'] };
+    const EF = { file: 'tests/a.spec.ts', E: ['E'], F: ['F'] };
+    const H = { file: 'tests/h.spec.ts', title: ['H'] };
+    const run = (n: number, day: string, branch: string, results: FixtureRun['results']): FixtureRun => ({
+      projectId: R,
+      runId: `r-${n}`,
+      counter: n,
+      branch,
+      environment: 'staging',
+      commit: `k${n}`,
+      startedAt: `${day}T10:00:00.000Z`,
+      finishedAt: `${day}T10:05:00.000Z`,
+      status: 'failed',
+      results,
+    });
+    const at = (day: string, second: number) => `${day}T10:00:${String(second).padStart(2, '0')}.000Z`;
+    const flakyIn = (file: string, title: string[], day: string) => [
+      result(file, title, 'failed', 10, at(day, 1)),
+      result(file, title, 'passed', 10, at(day, 2), { attempt: 1 }),
+    ];
+    const LISTS: FixtureRun[] = [
+      run(1, '2026-02-20', 'main', [result('tests/j.spec.ts', ['J'], 'passed', 10, at('2026-02-20', 1))]),
+      run(2, '2026-03-05', 'main', flakyIn(H.file, H.title, '2026-03-05')),
+      run(3, '2026-03-07', 'qa', [result(D.file, D.title, 'failed', 10, at('2026-03-07', 1))]),
+      run(4, '2026-03-08', 'main', [result(EF.file, EF.E, 'failed', 10, at('2026-03-08', 1))]),
+      run(5, '2026-03-09', 'main', [
+        result(D.file, D.title, 'failed', 10, at('2026-03-09', 3)),
+        result(EF.file, EF.F, 'failed', 10, at('2026-03-09', 4)),
+        result(DG.file, DG.G, 'failed', 10, at('2026-03-09', 5)),
+        ...flakyIn(H.file, H.title, '2026-03-09'),
+        ...flakyIn(DG.file, DG.I, '2026-03-09'),
+      ]),
+      run(6, '2026-03-09', 'dev', [result(D.file, D.title, 'failed', 10, at('2026-03-09', 6))]),
+    ];
+    const listsSchema = uniqueName('an');
+    const now = new Date('2026-03-10T12:00:00.000Z');
+    const summary = (query: Record<string, string>) =>
+      analyticsSummary({ db, schema: listsSchema }, R, SummaryQuery.parse(query), now);
+    const entry = (filePath: string, title: string[], dates: string[]) => ({
+      title: title.at(-1),
+      fileName: path.basename(filePath),
+      filePath,
+      failedInDays: dates.length,
+      dates,
+    });
+    const NEW_FAILURES = [
+      entry(D.file, D.title, ['2026-03-07', '2026-03-09']),
+      entry(DG.file, DG.G, ['2026-03-09']),
+      entry(EF.file, EF.E, ['2026-03-08']),
+      entry(EF.file, EF.F, ['2026-03-09']),
+    ];
+
+    beforeAll(async () => {
+      const lists = createAnalyticsModule(
+        { db, bus: createInProcessBus(), clock, logger: silentLogger() },
+        { internalSecret: secret, names: { ...names, readModelSchema: listsSchema } },
+      );
+      await lists.projectors.analytics.init();
+      // Newest run first: the order the lists come out in is the summary's, not the events'.
+      for (const events of LISTS.map(runEvents).reverse())
+        await lists.projectors.analytics.applyEvents([...events.lifecycle, ...events.results]);
+    });
+
+    it.each([
+      ['every environment', {}],
+      ['the environment with its branches', { environment: 'staging', environmentBranches: 'main,dev,qa' }],
+    ])(
+      'when summarized over %s, then new failures list most days first, then by file and title, each day once and in order',
+      async (_, filter) => {
+        const { uniqueNewFailures, metrics } = await summary({ dateRange: '30d', ...filter });
+        expect(uniqueNewFailures).toEqual(NEW_FAILURES);
+        expect(metrics.newFailures.totalNewFailures).toBe(4);
+      },
+    );
+
+    it('when summarized with the default lookback, then the flaky test with more days comes first, whatever its file', async () => {
+      const { uniqueFlakyTests, metrics } = await summary({ dateRange: '30d' });
+      expect(uniqueFlakyTests).toEqual([
+        entry(H.file, H.title, ['2026-03-05', '2026-03-09']),
+        entry(DG.file, DG.I, ['2026-03-09']),
+      ]);
+      // The range and the lookback are the same 30 days: 7 test cases ran in them, J included.
+      expect(metrics.totalTestCases).toBe(7);
+      expect(metrics.flaky).toEqual({ totalFlakyTestCases: 2, flakinessPercentage: 28.57 });
+    });
+
+    it('when the lookback is 2 days, then flaky tests list only its days and count against the 5 test cases that ran in it', async () => {
+      const { uniqueFlakyTests, metrics } = await summary({ dateRange: '30d', days: '2' });
+      expect(uniqueFlakyTests).toEqual([
+        entry(DG.file, DG.I, ['2026-03-09']),
+        entry(H.file, H.title, ['2026-03-09']),
+      ]);
+      expect(metrics.flaky).toEqual({ totalFlakyTestCases: 2, flakinessPercentage: 40 });
+    });
+
+    it('when the lookback is longer than the range, then the flakiness percentage counts the test cases of the lookback', async () => {
+      const { metrics } = await summary({ dateRange: '7d', days: '30' });
+      // 6 test cases ran in the 7 days, 7 in the 30 (J on 02-20): 2 of 7, not 2 of 6.
+      expect(metrics.totalTestCases).toBe(6);
+      expect(metrics.flaky).toEqual({ totalFlakyTestCases: 2, flakinessPercentage: 28.57 });
+      expect(metrics.newFailures).toEqual({ totalNewFailures: 4, newFailuresPercentage: 66.67 });
     });
   });
 
