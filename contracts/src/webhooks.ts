@@ -87,7 +87,7 @@ export const Webhook = z.object({
   conditions: z.object({ outcome: WebhookOutcome }),
   description: z.string(),
   active: z.boolean(),
-  /** Consecutive failed delivery attempts; 5 disable the subscription. */
+  /** Consecutive failed deliveries (a delivery fails when its 5th attempt does); 5 disable the subscription. */
   failureCount: z.number().int().min(0),
   /** When deliveries disabled it; null while active or when it was paused by an update. */
   disabledAt: z.iso.datetime().nullable(),

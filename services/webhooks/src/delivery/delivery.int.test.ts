@@ -187,7 +187,7 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     ]);
   });
 
-  it('when every attempt fails, then 5 attempts carry one delivery id on the retry schedule, and the subscription is disabled', async () => {
+  it('when every attempt fails, then 5 attempts carry one delivery id on the retry schedule, and that one failed delivery leaves the subscription active', async () => {
     const p = project();
     const r = await receiver();
     r.respond = () => ({ status: 500 });
@@ -204,6 +204,8 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
         expect(pending[0].nextAttemptAt).toBe(
           new Date(clock.now().getTime() + (DELAYS[n - 1] ?? 0)).toISOString(),
         );
+        // A failed attempt that will be retried is not a failed delivery yet.
+        expect((await harness.call('get', `/${p}/webhooks/${id}`)).body.data.failureCount).toBe(0);
         // Not a moment early: one millisecond before it is due, nothing is sent.
         clock.advance((DELAYS[n - 1] ?? 0) - 1);
         harness.module.dispatcher.notify();
@@ -221,26 +223,58 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
       '2026-03-01T12:36:00.000Z',
     ]);
     const webhook = (await harness.call('get', `/${p}/webhooks/${id}`)).body.data;
-    expect(webhook).toMatchObject({ active: false, failureCount: 5, disabledAt: '2026-03-01T12:36:00.000Z' });
+    expect(webhook).toMatchObject({ active: true, failureCount: 1, disabledAt: null });
     const failed = (await harness.call('get', `/${p}/webhooks/${id}/deliveries?status=failed`)).body;
     expect(failed.pagination.total).toBe(5);
     expect(failed.data.map((a: { attempt: number }) => a.attempt)).toEqual([5, 4, 3, 2, 1]);
     expect(failed.data[0]).toMatchObject({ statusCode: 500, error: 'answered 500', nextAttemptAt: null });
     expect(typeof failed.data[0].responseTimeMs).toBe('number');
+  });
+
+  /** Sends `runs` finished runs to the project and lets each delivery make its 5 attempts, which fail. */
+  async function failDeliveries(r: Receiver, p: string, id: string, runs: number) {
+    const before = r.received.length;
+    await publish(bus, harness.topic, Array.from({ length: runs }, () => runEvents(p).all).flat());
+    for (let n = 1; n <= 5; n += 1) {
+      await r.waitFor(before + runs * n);
+      await attempts(harness, p, id, before + runs * n);
+      if (n < 5) {
+        clock.advance(DELAYS[n - 1] ?? 0);
+        harness.module.dispatcher.notify();
+      }
+    }
+  }
+
+  it('when 5 deliveries in a row fail, then the subscription is disabled, sent nothing more, and active=true re-enables it', async () => {
+    const p = project();
+    const r = await receiver();
+    r.respond = () => ({ status: 500 });
+    const { id } = await subscribe(harness, p, { url: r.url, events: ['run.finished'] });
+    await failDeliveries(r, p, id, 4);
+    expect((await harness.call('get', `/${p}/webhooks/${id}`)).body.data).toMatchObject({
+      active: true,
+      failureCount: 4,
+    });
+    const fifthStarted = clock.now().getTime();
+    await failDeliveries(r, p, id, 1);
+    expect(r.received).toHaveLength(25);
+    const lastAttempt = new Date(fifthStarted + DELAYS.reduce((a, b) => a + b, 0)).toISOString();
+    const webhook = (await harness.call('get', `/${p}/webhooks/${id}`)).body.data;
+    expect(webhook).toMatchObject({ active: false, failureCount: 5, disabledAt: lastAttempt });
 
     // Disabled: a later run is not sent.
     r.respond = () => ({ status: 200 });
     await publish(bus, harness.topic, runEvents(p).all);
     await settle();
-    expect(r.received).toHaveLength(5);
+    expect(r.received).toHaveLength(25);
 
     // Spec §3: active=true re-enables and clears the count; the next run is delivered.
     const enabled = await harness.call('patch', `/${p}/webhooks/${id}`, { body: { active: true } });
     expect(enabled.body.data).toMatchObject({ active: true, failureCount: 0, disabledAt: null });
     const next = runEvents(p);
     await publish(bus, harness.topic, next.all);
-    await r.waitFor(6);
-    expect(r.received[5]?.json.data.run.id).toBe(next.runId);
+    await r.waitFor(26);
+    expect(r.received[25]?.json.data.run.id).toBe(next.runId);
     // The receiver answers before the attempt is recorded: wait for the record.
     const succeeded = await eventually(async () => {
       const { body } = await harness.call('get', `/${p}/webhooks/${id}/deliveries?status=succeeded`);
@@ -250,16 +284,20 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     expect(succeeded[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null });
   });
 
-  it('when a success follows failures, then the failure count goes back to 0', async () => {
+  it('when a delivery succeeds after failed ones, then the count of failed deliveries goes back to 0', async () => {
     const p = project();
     const r = await receiver();
-    r.respond = (index) => ({ status: index === 0 ? 503 : 204 });
+    r.respond = () => ({ status: 503 });
     const { id } = await subscribe(harness, p, { url: r.url, events: ['run.finished'] });
+    await failDeliveries(r, p, id, 2);
+    expect((await harness.call('get', `/${p}/webhooks/${id}`)).body.data.failureCount).toBe(2);
+    r.respond = () => ({ status: 204 });
     await publish(bus, harness.topic, runEvents(p).all);
-    await attempts(harness, p, id, 1);
-    expect((await harness.call('get', `/${p}/webhooks/${id}`)).body.data.failureCount).toBe(1);
-    clock.advance(60_000);
-    await attempts(harness, p, id, 2);
+    await r.waitFor(11);
+    await eventually(async () => {
+      const { body } = await harness.call('get', `/${p}/webhooks/${id}/deliveries?status=succeeded`);
+      return body.data.length > 0 ? true : undefined;
+    });
     expect((await harness.call('get', `/${p}/webhooks/${id}`)).body.data.failureCount).toBe(0);
   });
 

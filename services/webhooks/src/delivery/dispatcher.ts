@@ -15,7 +15,10 @@ import { eventNamesOfDelivery } from '../subscriptions/eventNames';
 import { dropPending } from '../subscriptions/subscriptions';
 import { createSender, type SendOutcome } from './send';
 
-/** Spec §3: consecutive failed attempts after which a subscription is disabled. */
+/**
+ * Spec §3, §6: consecutive failed deliveries after which a subscription is disabled. A delivery fails when
+ * its last attempt does; an attempt that is retried later decides nothing yet.
+ */
 export const MAX_CONSECUTIVE_FAILURES = 5;
 export const DEFAULT_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000];
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -194,7 +197,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           nextAttemptAt,
         ],
       );
-      await countOutcome(tx, delivery.subscription_id, outcome.ok, now);
+      if (status !== 'pending') await countOutcome(tx, delivery.subscription_id, outcome.ok, now);
     });
     logAttempt(delivery, outcome);
   }
@@ -328,7 +331,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (rows[0]?.disabled === true) {
       // Spec §3: a disabled subscription is sent nothing more, queued retries included.
       await dropPending(tx, schema, subscriptionId);
-      logger.warn({ subscriptionId }, 'webhook subscription disabled after consecutive failures');
+      logger.warn({ subscriptionId }, 'webhook subscription disabled after consecutive failed deliveries');
     }
   }
 
