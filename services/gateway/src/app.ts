@@ -82,7 +82,10 @@ function rejectUnknownRoutes(routes: RouteSpec[]): RequestHandler {
   };
 }
 
-/** The retired context endpoint (spec §4.2, §9): always 404, pointing at its replacement. */
+/**
+ * The retired context endpoint (spec §4.2, §9): always 404, pointing at its replacement, before any token
+ * is asked for, like any other path that does not exist.
+ */
 function retiredContext(): Router {
   const router = Router();
   router.get('/:projectId/context', () => {
@@ -137,9 +140,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     routeGuard: rejectUnknownRoutes(publicRoutes(options.services)),
   });
   const api = Router();
+  api.use(retiredContext());
   api.use(accessChain);
   api.use(createTokenInfoRouter({ directory: options.identity.directory }));
-  api.use(retiredContext());
   for (const service of options.services) {
     const owned = compileRoutes(service.name, service.routes);
     const forward = forwardTo(service, {

@@ -51,11 +51,14 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
     expect((await get(`${gateway.url}/nowhere`)).status).toBe(404);
   });
 
-  it('when the retired context endpoint is called, then it answers 404 NOT_FOUND (spec §4.2)', async () => {
+  it('when the retired context endpoint is called, with a token, without one or with a bad one, then it answers 404 NOT_FOUND (spec §4.2, §9)', async () => {
     const { projectId, token } = await provision(gateway.url);
-    const answer = await get(`${gateway.url}/api/v1/public/${projectId}/context`, bearer(token.token));
-    expect(answer.status).toBe(404);
-    expect(ErrorEnvelope.parse(answer.body).error.code).toBe('NOT_FOUND');
+    const url = `${gateway.url}/api/v1/public/${projectId}/context`;
+    for (const headers of [bearer(token.token), {}, bearer('svc_pat_not-a-token')]) {
+      const answer = await get(url, headers);
+      expect(answer.status).toBe(404);
+      expect(ErrorEnvelope.parse(answer.body).error.code).toBe('NOT_FOUND');
+    }
   });
 
   it('when a body is malformed JSON or too large, then 400 VALIDATION_ERROR or 413 with the envelope, never a stack', async () => {

@@ -39,9 +39,10 @@ export const gatewayApiRoutes: RouteSpec[] = [
   {
     method: 'get',
     path: '/{projectId}/context',
-    summary: 'Retired: replaced by GET /{projectId}/debug-bundle; always answers 404',
+    summary:
+      'Retired: replaced by GET /{projectId}/debug-bundle; always answers 404, with or without a token',
     tag: 'Debug Bundle',
-    security: 'bearer',
+    security: 'none',
     params: ProjectPath,
     responses: { 404: { description: 'NOT_FOUND: use /{projectId}/debug-bundle' } },
   },
