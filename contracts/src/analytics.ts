@@ -21,10 +21,19 @@ export const daysOfRange = (range: AnalyticsDateRange): number => Number(range.s
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Whether `YYYY-MM-DD` names a day of the calendar: Date.parse reads 2026-02-30 as March 2. */
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const at = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  at.setUTCFullYear(year, month - 1, day);
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+}
+
 /** An ISO 8601 date (`2026-03-01`), or a date-time, which counts for its day. */
 export const AnalyticsIsoDate = z
   .string()
-  .refine((value) => ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)), {
+  .refine((value) => ISO_DATE.test(value) && isCalendarDay(value) && !Number.isNaN(Date.parse(value)), {
     error: 'must be an ISO 8601 date such as 2026-03-01',
   });
 

@@ -14,7 +14,11 @@ const MAX_URLS = 100;
 
 const page = z.coerce.number().int().min(1).default(1);
 const limit = z.coerce.number().int().min(1).max(MAX_LIMIT).default(20);
-const Rfc3339 = z.iso.datetime({ offset: true });
+/** RFC 3339 §5.6 allows a lower-case "t" and "z": read as upper case, the only letters a timestamp has. */
+const Rfc3339 = z.preprocess(
+  (value) => (typeof value === 'string' ? value.toUpperCase() : value),
+  z.iso.datetime({ offset: true }),
+);
 
 export const TestRunPath = z.object({ projectId: z.string().min(1), runId: z.string().min(1) });
 export const TestCasePath = z.object({ projectId: z.string().min(1), caseId: z.string().min(1) });

@@ -300,6 +300,9 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       ['endDate=2026-03-01', 'startDate'],
       ['startDate=2026-03-05&endDate=2026-03-01', 'endDate'],
       ['startDate=yesterday&endDate=2026-03-01', 'startDate'],
+      // A day the calendar does not have is refused, not rolled over into March.
+      ['startDate=2026-02-30&endDate=2026-03-02', 'startDate'],
+      ['startDate=2026-02-01&endDate=2026-04-31', 'endDate'],
       ['dateRange=5d', 'dateRange'],
       ['days=0', 'days'],
       ['days=366', 'days'],
@@ -528,6 +531,7 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       ['status=broken', 'status'],
       ['tags=a,,b', 'tags'],
       ['fromDate=2026-03-01', 'toDate'],
+      ['fromDate=2026-02-29&toDate=2026-03-05', 'fromDate'],
       ['limit=5&limit=6', 'limit'],
     ])('when the explorer gets %s, then 400 VALIDATION_ERROR names %s', async (query, name) => {
       const { status, body } = await get(`/${P}/test-case-explorer?${query}`);

@@ -198,6 +198,14 @@ describe('GET /{projectId}/test-runs', () => {
     expect(response.body.data.map((run: { id: string }) => run.id)).toEqual([older]);
   });
 
+  it('when start_date and end_date are written with a lower-case t and z (RFC 3339 §5.6), then they frame the same day', async () => {
+    const response = await get(
+      `/${P1}/test-runs?start_date=2026-03-01t00:00:00z&end_date=2026-03-01t23:59:59z`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((run: { id: string }) => run.id)).toEqual([older]);
+  });
+
   it('when status, branch or environment filter, then only matching runs come', async () => {
     const ids = async (query: string) =>
       (await get(`/${P1}/test-runs?${query}`)).body.data.map((run: { id: string }) => run.id);
