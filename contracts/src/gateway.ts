@@ -9,7 +9,12 @@ export const TokenInfo = z.object({
       'The source of truth for project access: `organizations/<organizationId>/projects/<projectId>` for each project the token reaches, then capability scopes such as `public-api`.',
     ),
   projectName: z.string(),
-  expiresAt: z.iso.datetime().nullable().describe('Null when the token never expires'),
+  expiresAt: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      'When the token stops working (by default 365 days after it was issued); null only for a token issued with expiresAt: null',
+    ),
   createdAt: z.iso.datetime(),
   lastUsed: z.iso.datetime().describe('Time of the latest authenticated request of the token (this one)'),
   usageCount: z.number().int().describe('Authenticated requests of the token, this one included'),

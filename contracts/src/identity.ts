@@ -240,7 +240,9 @@ export const IssuePersonalTokenRequest = z.strictObject({
     .min(1)
     .max(100)
     .refine((ids) => new Set(ids).size === ids.length, { error: 'must not name a project twice' }),
-  expiresAt: Timestamp.optional(),
+  expiresAt: Timestamp.nullable()
+    .optional()
+    .describe('When the token stops working; default 365 days from now; null: never'),
 });
 export type IssuePersonalTokenRequest = z.infer<typeof IssuePersonalTokenRequest>;
 
@@ -255,7 +257,9 @@ export const IssueProjectTokenRequest = z.strictObject({
     .max(10)
     .refine((scopes) => new Set(scopes).size === scopes.length, { error: 'must not name a scope twice' })
     .optional(),
-  expiresAt: Timestamp.optional(),
+  expiresAt: Timestamp.nullable()
+    .optional()
+    .describe('When the token stops working; default 365 days from now; null: never'),
 });
 export type IssueProjectTokenRequest = z.infer<typeof IssueProjectTokenRequest>;
 

@@ -10,8 +10,8 @@ import { RATE_LIMITS } from './rateLimits';
  * - `scopes` is the source of truth for project access (spec §2). One entry per project the token
  *   reaches, `organizations/<organizationId>/projects/<projectId>`, then the token's capability scopes
  *   as they are (such as `public-api`). A client can split an access entry on `/` to list its projects.
- * - `expiresAt` is null for a token that never expires: the field is always present, so a client tells
- *   "never" from "not sent".
+ * - `expiresAt` is a date-time, as spec §2 types it: tokens expire 365 days after issue unless the admin
+ *   asked otherwise. Only a token issued with `expiresAt: null` never expires, and shows null.
  * - `usageCount` counts the token's authenticated requests, this one included; `lastUsed` is the time of
  *   the latest of them, which is this request (so it is always a date-time, as spec §2 types it).
  * - `rateLimit` is the per-token read limit of spec §8, the one this endpoint draws on.

@@ -415,13 +415,30 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
         name: null,
         scopes: ['public-api'],
         projectIds: [projectId],
-        expiresAt: null,
+        expiresAt: '2027-03-01T10:00:00.000Z',
       });
       expect(defaulted.body.data.token).toMatch(/^svcp_/);
       const bare = await post('/tokens', { kind: 'project', projectId, createdByUserId: userId, scopes: [] });
       expect(bare.status).toBe(201);
       expect((await replica.findToken(bare.body.data.id))?.scopes).toEqual([]);
       expect((await replica.findToken(defaulted.body.data.id))?.ownerUserId).toBe(userId);
+    });
+
+    it('when a token is issued without expiresAt, then it expires 365 days later; with expiresAt null, never', async () => {
+      const { projectId, userId } = await workspace();
+      const defaulted = await post('/tokens', { kind: 'personal', userId, projectIds: [projectId] });
+      expect(defaulted.status).toBe(201);
+      expect(defaulted.body.data.expiresAt).toBe('2027-03-01T10:00:00.000Z');
+      expect((await replica.findToken(defaulted.body.data.id))?.expiresAt).toBe('2027-03-01T10:00:00.000Z');
+      const lasting = await post('/tokens', {
+        kind: 'personal',
+        userId,
+        projectIds: [projectId],
+        expiresAt: null,
+      });
+      expect(lasting.status).toBe(201);
+      expect(lasting.body.data.expiresAt).toBeNull();
+      expect((await replica.findToken(lasting.body.data.id))?.expiresAt).toBeNull();
     });
 
     it('when the expiry is in the past, then issuing answers 400 naming expiresAt', async () => {

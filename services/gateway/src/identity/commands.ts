@@ -47,6 +47,17 @@ import { userDecider, userStream, type UserState } from './users/user';
 export const DEFAULT_PROJECT_TOKEN_SCOPES: readonly TokenScope[] = ['public-api'];
 /** Personal tokens are not scoped by capability in the admin API: they reach the public API. */
 export const PERSONAL_TOKEN_SCOPES: readonly TokenScope[] = ['public-api'];
+/**
+ * A token issued without `expiresAt` expires after this many days (spec §2: token-info's expiresAt is a
+ * date-time); `expiresAt: null` asks for one that never expires.
+ */
+export const DEFAULT_TOKEN_LIFETIME_DAYS = 365;
+
+function expiryOf(requested: string | null | undefined, now: Date): Date | null {
+  if (requested === null) return null;
+  if (requested === undefined) return new Date(now.getTime() + DEFAULT_TOKEN_LIFETIME_DAYS * 86_400_000);
+  return new Date(requested);
+}
 
 export interface IdentityCommandsOptions {
   store: EventStore;
@@ -240,6 +251,7 @@ export function createIdentityCommands(options: IdentityCommandsOptions): Identi
       if (personal) await checkPersonalToken(request);
       else await checkProjectToken(request);
       const tokenId = newId();
+      const now = clock.now();
       const { token, secretHash } = mintToken(request.kind, tokenId);
       const { state } = await run(
         tokenStream(tokenId),
@@ -253,8 +265,8 @@ export function createIdentityCommands(options: IdentityCommandsOptions): Identi
           projectIds: personal ? request.projectIds : [request.projectId],
           scopes: [...(personal ? PERSONAL_TOKEN_SCOPES : (request.scopes ?? DEFAULT_PROJECT_TOKEN_SCOPES))],
           secretHash,
-          expiresAt: request.expiresAt === undefined ? null : new Date(request.expiresAt),
-          now: clock.now(),
+          expiresAt: expiryOf(request.expiresAt, now),
+          now,
         },
         { ...context, projectId: personal ? null : request.projectId },
       );
