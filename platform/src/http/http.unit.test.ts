@@ -249,6 +249,12 @@ describe('the error envelope', () => {
     expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('when the JSON body is an array where an object is expected, then 400 says it must be an object', async () => {
+    const response = await request(buildApp().app).post('/things').send([1, 2]);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'body: must be an object' });
+  });
+
   it('when the body is not JSON at all, then it answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     const response = await request(buildApp().app)
       .post('/things')

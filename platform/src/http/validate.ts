@@ -95,7 +95,7 @@ function repeatedParams(req: Request): string[] {
 
 function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: Where): z.output<S> {
   // Schema-level messages still win over this map (zod's precedence), so a contract can word its own.
-  const result = schema.safeParse(input, { error: describeRawIssue });
+  const result = schema.safeParse(input, { error: (issue) => describeRawIssue(issue, where) });
   if (!result.success) {
     throw new ValidationError(describeIssues(result.error.issues, where), {
       where,
@@ -132,11 +132,13 @@ function formatPath(path: readonly PropertyKey[], root: string): string {
 }
 
 /** A zod per-parse error map in the words of an API reference. Undefined falls back to zod's message. */
-function describeRawIssue(issue: z.core.$ZodRawIssue): string | undefined {
+function describeRawIssue(issue: z.core.$ZodRawIssue, where: Where): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';
-      if (Array.isArray(issue.input) && issue.expected !== 'array') return 'must not be sent more than once';
+      // A query parameter sent twice arrives as an array; in a body an array is just the wrong type.
+      if (where === 'query' && Array.isArray(issue.input) && issue.expected !== 'array')
+        return 'must not be sent more than once';
       return `must be ${article(typeName(issue.expected))}`;
     case 'too_big':
       return `must be ${issue.inclusive ? 'at most' : 'less than'} ${bound(issue.origin, issue.maximum)}`;
