@@ -252,7 +252,7 @@ function runHeadline(bundle: RunBundle): string {
   return sentences([
     `**Run ${code(bundle.runId)} ${status[bundle.runStatus]}**: ${failureCounts(bundle.meta.stats)}`,
     first ? `First failure: ${testWhere(first)}${errorText(first.error)}` : 'No failing tests',
-    `Rerun the failing tests: ${code(bundle.links.retryCommand)}`,
+    `${first ? 'Rerun the failing tests' : 'Rerun the run'}: ${code(bundle.links.retryCommand)}`,
     context(bundle.meta.stats, bundle.environment),
   ]);
 }
@@ -288,7 +288,10 @@ function runActions(bundle: RunBundle, pagination: Pagination | undefined): Unit
   const example = bundle.items[0];
   const suite = bundle.suites[0];
   return [
-    `- Rerun the failing tests of this page: ${code(bundle.links.retryCommand)}`,
+    // With nothing failing, the command reruns every test: say so rather than promise failing ones.
+    example
+      ? `- Rerun the failing tests of this page: ${code(bundle.links.retryCommand)}`
+      : `- Rerun the run: ${code(bundle.links.retryCommand)}`,
     `- Open the run in Verdict: ${bundle.links.uiUrl}`,
     ...(example
       ? [`- Debug one test: ${code(`caseId=${example.caseId}&runId=${bundle.runId}&as=markdown`)}`]

@@ -346,6 +346,9 @@ describe('renderMarkdown sections', () => {
     expect(headings(markdown)).toEqual(['Failing suites', 'Failing tests', 'Actions']);
     expect(markdown).toContain('## Failing tests\n\n_None._');
     expect(markdown).toContain('No failing tests.');
+    expect(markdown).not.toContain('failing tests:');
+    expect(markdown).not.toContain('failing tests of this page');
+    expect(markdown).toContain(`- Rerun the run: \`${passed.links.retryCommand}\``);
   });
 });
 
