@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Spec §4.1: token-info takes no parameters; one sent is a mistake worth a 400, as on usage and dashboard. */
+export const TokenInfoQuery = z.strictObject({});
+
 /** Spec §2 "Token metadata", the `data` of GET /{projectId}/token-info (spec §4.1). */
 export const TokenInfo = z.object({
   id: z.string(),

@@ -17,6 +17,7 @@ import {
   SetMembershipRequest,
   successEnvelope,
   TokenInfo,
+  TokenInfoQuery,
 } from '@verdict/contracts';
 import type { RouteSpec } from '@verdict/platform';
 
@@ -31,9 +32,11 @@ export const gatewayApiRoutes: RouteSpec[] = [
     method: 'get',
     path: '/{projectId}/token-info',
     summary: 'What the calling token is and may reach',
+    description: 'No parameters: any query parameter answers 400 VALIDATION_ERROR naming it.',
     tag: 'Token Info',
     security: 'bearer',
     params: ProjectPath,
+    query: TokenInfoQuery,
     responses: { 200: ok(TokenInfo) },
   },
   {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { sendData, ServiceUnavailableError } from '@verdict/platform';
+import { TokenInfoQuery } from '@verdict/contracts';
+import { parseQuery, sendData, ServiceUnavailableError } from '@verdict/platform';
 import type { IdentityDirectory, TokenRecord } from '../identity/directory';
 import { principalOf } from './authorize';
 import { RATE_LIMITS } from './rateLimits';
@@ -39,7 +40,8 @@ export interface TokenInfoOptions {
  */
 export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
   const router = Router();
-  router.get('/:projectId/token-info', async (_req, res) => {
+  router.get('/:projectId/token-info', async (req, res) => {
+    parseQuery(TokenInfoQuery, req);
     const { token } = principalOf(res);
     const usage = await principalOf(res).usage;
     const project = res.locals.project;

@@ -19,6 +19,16 @@ describe.each(API_PREFIXES)('GET %s/{projectId}/token-info (spec §4.1, §2)', (
   const tokenInfo = (token: string, projectId = 'p1') =>
     gateway.http.get(`${prefix}/${projectId}/token-info`).set('Authorization', `Bearer ${token}`);
 
+  it('when a query parameter is sent, then 400 VALIDATION_ERROR names it (spec §4.1: no parameters)', async () => {
+    const { token } = directory.issueToken({ ownerUserId: 'u-viewer', projectIds: ['p1'] });
+    const response = await gateway.http
+      .get(`${prefix}/p1/token-info?verbose=1`)
+      .set('Authorization', `Bearer ${token}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(errorEnvelope('VALIDATION_ERROR'));
+    expect(response.body.error.message).toBe('verbose: is not allowed');
+  });
+
   it('when a personal token asks, then it gets its metadata in the envelope', async () => {
     const { token, record } = directory.issueToken({
       ownerUserId: 'u-viewer',
