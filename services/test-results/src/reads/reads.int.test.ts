@@ -457,6 +457,12 @@ describe('GET /{projectId}/test-cases/{caseId}/history', () => {
     expect(response.body.pagination).toEqual({ page: 2, limit: 1, total: 2, hasNext: false, hasPrev: true });
   });
 
+  it('when the offset is not a multiple of the limit, then the page agrees with hasPrev', async () => {
+    const response = await get(`/${P1}/test-cases/${retriesId}/history?offset=1&limit=2`);
+    expect(response.body.data.map((item: { runId: string }) => item.runId)).toEqual([older]);
+    expect(response.body.pagination).toEqual({ page: 2, limit: 2, total: 2, hasNext: false, hasPrev: true });
+  });
+
   it('when no offset is given, then the first 20 come from offset 0', async () => {
     const response = await get(`/${P1}/test-cases/${paysId}/history`);
     expect(response.body.data).toHaveLength(1);

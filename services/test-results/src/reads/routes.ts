@@ -90,10 +90,13 @@ function matchArtifacts(
   return matched;
 }
 
-/** The pagination of an offset window: its page is the one the offset falls in. */
+/**
+ * The pagination of an offset window. Its page counts the pages of `limit` before it, a part of one
+ * included (offset 1, limit 2 is page 2), so that `hasPrev` is exactly "page is not 1".
+ */
 function paginationOfOffset(offset: number, limit: number, total: number): Pagination {
   return {
-    page: Math.floor(offset / limit) + 1,
+    page: Math.ceil(offset / limit) + 1,
     limit,
     total,
     hasNext: offset + limit < total,
