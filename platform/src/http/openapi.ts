@@ -35,14 +35,55 @@ export function registerRoutes(router: Router, routes: ApiRoute[]): RouteSpec[] 
   return routes.map(({ handlers: _handlers, ...spec }) => spec);
 }
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+/** The document's `components.schemas`: definitions hoisted out of the schemas generated for it. */
+type Components = Record<string, unknown>;
 
-function parametersOf(route: RouteSpec) {
+/**
+ * Replaces each `$ref` the rewrite names, everywhere in a JSON value.
+ */
+function rewriteRefs(value: unknown, refs: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, refs));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key === '$ref' && typeof item === 'string' ? (refs.get(item) ?? item) : rewriteRefs(item, refs),
+    ]),
+  );
+}
+
+/**
+ * The JSON Schema of a zod schema, for a place inside the document. zod puts a schema used twice (or a
+ * recursive one) in a local `$defs` and refers to it as `#/$defs/…`; inside an OpenAPI document that
+ * pointer resolves from the document's root, where there is no `$defs`. So the definitions move to
+ * `components.schemas`, under names unique in the document, and the references follow them.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components) {
+  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  const { $defs = {}, ...rest } = generated as { $defs?: Record<string, unknown> };
+  // A schema that contains itself refers to its own root as `#`: it moves to the components whole.
+  const recursive = JSON.stringify(rest).includes('"$ref":"#"');
+  if (Object.keys($defs).length === 0 && !recursive) return rest;
+  const refs = new Map<string, string>();
+  const nameOf = (ref: string) => {
+    const name = `Schema${Object.keys(components).length + refs.size + 1}`;
+    refs.set(ref, `#/components/schemas/${name}`);
+    return name;
+  };
+  const names = Object.keys($defs).map((key) => [key, nameOf(`#/$defs/${key}`)] as const);
+  const root = recursive ? nameOf('#') : null;
+  for (const [key, name] of names) components[name] = rewriteRefs($defs[key], refs);
+  const body = rewriteRefs(rest, refs) as Record<string, unknown>;
+  if (root === null) return body;
+  components[root] = body;
+  return { $ref: `#/components/schemas/${root}` };
+}
+
+function parametersOf(route: RouteSpec, components: Components) {
   const parameters: Record<string, unknown>[] = [];
   const add = (where: 'path' | 'query', shape: z.ZodObject | undefined) => {
     if (!shape) return;
-    const schema = jsonSchema(shape, 'input') as {
+    const schema = jsonSchema(shape, 'input', components) as {
       properties?: Record<string, unknown>;
       required?: string[];
     };
@@ -68,7 +109,7 @@ function parametersOf(route: RouteSpec) {
   return parameters;
 }
 
-function operationOf(route: RouteSpec, operationId: string) {
+function operationOf(route: RouteSpec, operationId: string, components: Components) {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
@@ -76,7 +117,9 @@ function operationOf(route: RouteSpec, operationId: string) {
       ...(response.schema
         ? {
             content: {
-              [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') },
+              [response.contentType ?? 'application/json']: {
+                schema: jsonSchema(response.schema, 'output', components),
+              },
             },
           }
         : response.contentType
@@ -84,10 +127,13 @@ function operationOf(route: RouteSpec, operationId: string) {
           : {}),
     };
   }
-  responses.default = {
-    description: 'Error envelope (spec §7); branch on error.code',
-    content: { 'application/json': { schema: jsonSchema(ErrorEnvelope, 'output') } },
-  };
+  if (route.security === 'bearer') {
+    // Spec §5, §7, §8: every token-authenticated route may answer these, whatever else it answers.
+    responses[401] ??= { $ref: '#/components/responses/Unauthorized' };
+    responses[403] ??= { $ref: '#/components/responses/Forbidden' };
+    responses[429] ??= { $ref: '#/components/responses/RateLimited' };
+  }
+  responses.default = { $ref: '#/components/responses/Error' };
   const body = route.body
     ? {
         requestBody: {
@@ -97,7 +143,7 @@ function operationOf(route: RouteSpec, operationId: string) {
               type,
               {
                 schema: type.includes('json')
-                  ? jsonSchema(route.body as z.ZodType, 'input')
+                  ? jsonSchema(route.body as z.ZodType, 'input', components)
                   : { type: 'string' },
               },
             ]),
@@ -112,9 +158,38 @@ function operationOf(route: RouteSpec, operationId: string) {
     tags: [route.tag],
     security:
       route.security === 'none' ? [] : [{ [route.security === 'admin' ? 'adminKey' : 'bearerToken']: [] }],
-    parameters: parametersOf(route),
+    parameters: parametersOf(route, components),
     ...body,
     responses,
+  };
+}
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** Spec §8: the rate-limit headers, on every answer of the public API. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': integerHeader(
+    'Requests allowed in the window of the most restrictive limit that applied',
+  ),
+  'RateLimit-Remaining': integerHeader('Requests left in that window'),
+  'RateLimit-Reset': integerHeader('Seconds until that window resets'),
+};
+
+/** The error answers every operation refers to (spec §7), with the error envelope. */
+function errorResponses(components: Components) {
+  const envelope = (description: string, headers?: Record<string, unknown>) => ({
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema: jsonSchema(ErrorEnvelope, 'output', components) } },
+  });
+  return {
+    Error: envelope('Error envelope (spec §7); branch on error.code'),
+    Unauthorized: envelope('UNAUTHORIZED: token missing, invalid, unknown, expired or revoked'),
+    Forbidden: envelope('FORBIDDEN: valid token but wrong project, missing scope, or insufficient role'),
+    RateLimited: envelope('RATE_LIMIT_EXCEEDED: a rate limit of spec §8 was exceeded', {
+      ...RATE_LIMIT_HEADERS,
+      'Retry-After': integerHeader('Seconds to wait before trying again'),
+    }),
   };
 }
 
@@ -143,12 +218,13 @@ export function buildOpenApiDocument(options: {
   groups: RouteGroup[];
 }) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Components = {};
   for (const group of options.groups) {
     const prefix = group.prefixes[0] ?? '';
     for (const route of group.routes) {
       const path = `${prefix}${route.path}`;
       const item = (paths[path] ??= {});
-      item[route.method] = operationOf(route, operationIdOf(route.method, path));
+      item[route.method] = operationOf(route, operationIdOf(route.method, path), schemas);
     }
   }
   return {
@@ -161,6 +237,8 @@ export function buildOpenApiDocument(options: {
     },
     servers: [{ url: options.serverUrl }],
     components: {
+      schemas,
+      responses: errorResponses(schemas),
       securitySchemes: {
         bearerToken: {
           type: 'http',

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { successEnvelope } from '@verdict/contracts';
+import { buildOpenApiDocument } from './openapi';
+
+/** A folder holds folders: zod can only describe it with references. */
+interface Folder {
+  name: string;
+  folders: Folder[];
+}
+const Folder: z.ZodType<Folder> = z.object({
+  name: z.string(),
+  get folders() {
+    return z.array(Folder);
+  },
+});
+
+function refsOf(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item) => refsOf(item, found));
+  else if (typeof value === 'object' && value !== null)
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string') found.push(item);
+      else refsOf(item, found);
+    }
+  return found;
+}
+
+/** A JSON pointer (`#/a/b`) from the document's root. */
+const resolve = (document: unknown, ref: string): unknown =>
+  ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], document);
+
+describe('buildOpenApiDocument', () => {
+  const document = buildOpenApiDocument({
+    title: 'T',
+    version: '1',
+    serverUrl: 'http://localhost',
+    groups: [
+      {
+        prefixes: ['/api'],
+        routes: [
+          {
+            method: 'get',
+            path: '/{projectId}/folders/{folderId}',
+            summary: 'A folder inside the envelope',
+            tag: 'Folders',
+            security: 'bearer',
+            responses: { 200: { description: 'OK', schema: successEnvelope(Folder) } },
+          },
+          {
+            method: 'post',
+            path: '/{projectId}/folders',
+            summary: 'A folder as the whole body',
+            tag: 'Folders',
+            security: 'bearer',
+            body: Folder,
+            responses: { 201: { description: 'Created', schema: successEnvelope(Folder) } },
+          },
+        ],
+      },
+    ],
+  });
+
+  it('when a schema refers to itself, nested or as the whole body, then every reference resolves from the document root', () => {
+    const refs = refsOf(document);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((ref) => !ref.startsWith('#/components/'))).toEqual([]);
+    expect(refs.filter((ref) => resolve(document, ref) === undefined)).toEqual([]);
+  });
+
+  it('when a route takes a token, then it lists 401, 403 and a 429 with Retry-After and the rate-limit headers', () => {
+    const operation = document.paths['/api/{projectId}/folders']?.post as {
+      responses: Record<string, unknown>;
+    };
+    expect(operation.responses).toMatchObject({
+      401: { $ref: '#/components/responses/Unauthorized' },
+      403: { $ref: '#/components/responses/Forbidden' },
+      429: { $ref: '#/components/responses/RateLimited' },
+    });
+    const limited = resolve(document, '#/components/responses/RateLimited') as { headers: object };
+    expect(Object.keys(limited.headers).sort()).toEqual([
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ]);
+  });
+
+  it('when a definition is hoisted, then it still describes the folder and its folders', () => {
+    const body = document.paths['/api/{projectId}/folders']?.post as {
+      requestBody: { content: { 'application/json': { schema: { $ref: string } } } };
+    };
+    const folder = resolve(document, body.requestBody.content['application/json'].schema.$ref) as {
+      properties: { name: unknown; folders: { items: { $ref: string } } };
+    };
+    expect(folder.properties.name).toEqual({ type: 'string' });
+    expect(resolve(document, folder.properties.folders.items.$ref)).toBe(folder);
+  });
+});
