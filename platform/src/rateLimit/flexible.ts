@@ -55,3 +55,14 @@ function decisionOf(res: RateLimiterRes, limit: number, allowed: boolean): RateL
     resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1_000)),
   };
 }
+
+/**
+ * Gives one point of `key` back if its window has any consumed; a store failure is rethrown.
+ *
+ * @example await refundOne(limiter, tokenId);
+ */
+export async function refundOne(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  const current = await limiter.get(key);
+  if (current === null || current.consumedPoints <= 0) return;
+  await limiter.reward(key, 1);
+}

@@ -1,5 +1,5 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consumeOne, limiterCache } from './flexible';
+import { consumeOne, limiterCache, refundOne } from './flexible';
 import type { RateLimiter } from './types';
 
 /**
@@ -22,6 +22,10 @@ export function createMemoryRateLimiter(): RateLimiter {
     async consume(bucket, key, rule) {
       if (closed) throw new Error('The rate limiter is closed');
       return consumeOne(limiterFor(bucket, rule), key, rule.limit);
+    },
+    async refund(bucket, key, rule) {
+      if (closed) throw new Error('The rate limiter is closed');
+      await refundOne(limiterFor(bucket, rule), key);
     },
     async close() {
       closed = true;

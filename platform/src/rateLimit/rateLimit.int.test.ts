@@ -110,6 +110,23 @@ describe.each([
     expect(await limiter.consume(bucket, 'token-a', rule)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
+  it('when a counted request is refunded, then it is allowed again, and only once', async () => {
+    await consumeTimes(limiter, 2, bucket, 'token-a', perMinute(2));
+    await limiter.refund(bucket, 'token-a', perMinute(2));
+    expect(await limiter.consume(bucket, 'token-a', perMinute(2))).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
+    expect((await limiter.consume(bucket, 'token-a', perMinute(2))).allowed).toBe(false);
+  });
+
+  it('when nothing was counted, then a refund adds nothing to the budget', async () => {
+    await limiter.refund(bucket, 'token-a', perMinute(2));
+    await limiter.refund(bucket, 'token-a', perMinute(2));
+    const decisions = await consumeTimes(limiter, 3, bucket, 'token-a', perMinute(2));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
+  });
+
   it('when a rule is not a positive limit over whole seconds, then consume rejects it', async () => {
     await expect(limiter.consume(bucket, 'k', { limit: 0, windowMs: 60_000 })).rejects.toThrow(/limit/);
     await expect(limiter.consume(bucket, 'k', { limit: 5, windowMs: 1_500 })).rejects.toThrow(/windowMs/);

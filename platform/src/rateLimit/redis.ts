@@ -5,7 +5,7 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Logger } from '../logging';
 import { manageConnection, reconnectDelay } from '../redis/connection';
 import { deadline } from '../redis/deadline';
-import { consumeOne, limiterCache } from './flexible';
+import { consumeOne, limiterCache, refundOne } from './flexible';
 import { createMemoryRateLimiter } from './memory';
 import type { RateLimiter } from './types';
 
@@ -105,6 +105,19 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       } catch (err) {
         noteFailure(err, bucket);
         return fallback.consume(bucket, key, rule);
+      }
+    },
+    async refund(bucket, key, rule) {
+      if (closed) throw new Error('The rate limiter is closed');
+      const limiter = limiterFor(bucket, rule);
+      await connection.firstConnection();
+      try {
+        await within(refundOne(limiter, key));
+        noteSuccess();
+      } catch (err) {
+        // The request may have been counted by the fallback during the outage: give it back there.
+        noteFailure(err, bucket);
+        await fallback.refund(bucket, key, rule);
       }
     },
     async close() {

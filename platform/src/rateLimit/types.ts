@@ -28,6 +28,12 @@ export interface RateLimiter {
    * the same bucket with two different rules gives two unrelated counters.
    */
   consume(bucket: string, key: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  /**
+   * Gives back one request of `key` in `bucket`'s current window, for a request that turned out not to be
+   * what the bucket counts (a refused creation). Nothing when the window holds no request: a refund after
+   * the window ended never adds to the next one.
+   */
+  refund(bucket: string, key: string, rule: RateLimitRule): Promise<void>;
   /** Releases the limiter's resources (a connection it opened itself). */
   close(): Promise<void>;
 }

@@ -72,7 +72,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
     ...(options.routeGuard ? [options.routeGuard] : []),
     authenticate({ directory, kv, clock }),
     authorize({ directory }),
-    limitByToken({ rateLimiter, ingestLimitPerMinute }),
+    limitByToken({ rateLimiter, ingestLimitPerMinute, logger: options.logger }),
   );
   return router;
 }

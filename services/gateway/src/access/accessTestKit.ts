@@ -53,10 +53,18 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** Stand-ins for the services' routes: they answer 200 with the identity the chain attached. */
+/**
+ * Stand-ins for the services' routes: they answer 200 with the identity the chain attached, or, with an
+ * `x-test-status` header, that status (a service refusing the request after the chain let it through).
+ */
 function echoRoutes(): Router {
   const router = Router();
-  router.all('/:projectId/*rest', (_req, res) => {
+  router.all('/:projectId/*rest', (req, res) => {
+    const status = Number(req.headers['x-test-status'] ?? 200);
+    if (status !== 200) {
+      res.status(status).json({ success: false, error: { code: 'VALIDATION_ERROR', message: 'refused' } });
+      return;
+    }
     sendData(res, { access: res.locals.access ?? null });
   });
   router.all('/whoami', (_req, res) => {

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import {
   RateLimitError,
+  type Logger,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimitRule,
@@ -19,7 +20,10 @@ import { describeRequest, type OperationKind } from './requestPath';
  * writes too, so they draw on their own bucket AND on the write bucket: both must allow. The specific
  * bucket is asked first and a refusal stops there, so a refused PDF request does not also spend a write.
  * A refused request still counts in the buckets it reached (fixed windows: the budget returns when the
- * window ends, however hard a client hammers).
+ * window ends, however hard a client hammers). The two creation buckets count creations, as spec §8 names
+ * them ("manual run creation", "PDF generation"): a request answered with anything but a 2xx (a body that
+ * fails validation, an unknown run) gives its draw on them back once answered, so a client that corrects
+ * a mistake is not made to wait a minute. Its write still counts.
  *
  * Headers (spec §8) on every response, errors included: `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset` of the most restrictive bucket the request drew on (fewest requests left, then the
@@ -59,6 +63,8 @@ declare module 'express-serve-static-core' {
 interface Bucket {
   name: string;
   rule: RateLimitRule;
+  /** Counts only requests answered with a 2xx: the others are refunded once answered. */
+  countsSuccessOnly?: boolean;
 }
 
 /**
@@ -74,9 +80,15 @@ export function tokenBucketsFor(kind: OperationKind, ingestLimitPerMinute: numbe
     case 'ingest':
       return [{ name: 'token:ingest', rule: perMinute(ingestLimitPerMinute) }];
     case 'manual-run-creation':
-      return [{ name: 'token:manual-run-creation', rule: RATE_LIMITS.manualRunCreation }, write];
+      return [
+        { name: 'token:manual-run-creation', rule: RATE_LIMITS.manualRunCreation, countsSuccessOnly: true },
+        write,
+      ];
     case 'pdf-generation':
-      return [{ name: 'token:pdf-generation', rule: RATE_LIMITS.pdfGeneration }, write];
+      return [
+        { name: 'token:pdf-generation', rule: RATE_LIMITS.pdfGeneration, countsSuccessOnly: true },
+        write,
+      ];
     case 'write':
     case 'webhook-write':
       return [write];
@@ -99,6 +111,8 @@ export function limitByIp({ rateLimiter }: { rateLimiter: RateLimiter }): Reques
 export interface LimitByTokenOptions {
   rateLimiter: RateLimiter;
   ingestLimitPerMinute: number;
+  /** Where a refund that could not be made is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -106,10 +120,25 @@ export interface LimitByTokenOptions {
  *
  * @example router.use(limitByToken({ rateLimiter, ingestLimitPerMinute: config.VERDICT_INGEST_RATE_LIMIT }));
  */
-export function limitByToken({ rateLimiter, ingestLimitPerMinute }: LimitByTokenOptions): RequestHandler {
+export function limitByToken(options: LimitByTokenOptions): RequestHandler {
+  const { rateLimiter, ingestLimitPerMinute } = options;
   return async (req, res, next) => {
     const { kind } = describeRequest(req.method, req.path);
-    await draw(res, rateLimiter, tokenBucketsFor(kind, ingestLimitPerMinute), principalOf(res).token.id);
+    const buckets = tokenBucketsFor(kind, ingestLimitPerMinute);
+    const key = principalOf(res).token.id;
+    const refundable = buckets.filter((bucket) => bucket.countsSuccessOnly === true);
+    if (refundable.length > 0) {
+      // Registered before drawing: a 429 from the write bucket after this one allowed is no creation either.
+      res.once('finish', () => {
+        if (res.statusCode >= 200 && res.statusCode < 300) return;
+        for (const bucket of refundable) {
+          rateLimiter.refund(bucket.name, key, bucket.rule).catch((err: unknown) => {
+            options.logger?.warn({ err, bucket: bucket.name }, 'could not give back a refused creation');
+          });
+        }
+      });
+    }
+    await draw(res, rateLimiter, buckets, key);
     next();
   };
 }

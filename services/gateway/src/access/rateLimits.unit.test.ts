@@ -94,6 +94,32 @@ describe('rate limits of the public API (spec §8, API.md ingest)', () => {
       expect(rateLimitHeaders(await post('/p1/manual-test-cases')).remaining).toBe(58);
     });
 
+    const refused = (path: string) =>
+      gateway.http
+        .post(`${prefix}${path}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('x-test-status', '400')
+        .send({});
+
+    it('when manual-run creations are refused by the service, then they give their draw back and 10 runs can still be created', async () => {
+      const statuses = await repeat(12, () => refused('/p1/manual-runs'));
+      expect(statuses.every((status) => status === 400)).toBe(true);
+      const created = await repeat(10, () => post('/p1/manual-runs'));
+      expect(created.every((status) => status === 200)).toBe(true);
+      expectRefused(await post('/p1/manual-runs'), 10);
+    });
+
+    it('when a PDF request is refused by the service, then the next one is generated', async () => {
+      expect((await refused('/p1/reports')).status).toBe(400);
+      expect((await post('/p1/reports')).status).toBe(200);
+      expectRefused(await post('/p1/reports'), 1);
+    });
+
+    it('when a manual-run creation is refused by the service, then its write still counts', async () => {
+      await repeat(3, () => refused('/p1/manual-runs'));
+      expect(rateLimitHeaders(await post('/p1/manual-test-cases')).remaining).toBe(56);
+    });
+
     it('when one IP sends its 201st request, then 429 even though it never authenticated', async () => {
       const statuses = await repeat(200, () => gateway.http.get(`${prefix}/p1/test-runs`));
       expect(statuses.every((status) => status === 401)).toBe(true);
