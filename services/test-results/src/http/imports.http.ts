@@ -10,6 +10,7 @@ import {
   type StartRunRequest,
 } from '@verdict/contracts';
 import {
+  ConflictError,
   newId,
   parseParams,
   parseQuery,
@@ -20,6 +21,7 @@ import {
 } from '@verdict/platform';
 import { parseJUnitXml, parsePlaywrightReport, type PendingAttachment } from '../imports';
 import type { Ingest } from '../runs/ingest';
+import { distinctResults } from '../runs/results';
 
 export interface ImportRoutesOptions {
   ingest: Ingest;
@@ -57,7 +59,18 @@ async function importReport(req: Request, options: ImportRoutesOptions, report: 
   };
   const context = contextOf(req);
   const { run, created } = await options.ingest.startRun(projectId, start, context);
-  if (run.status === 'finished') return { run, created: false };
+  if (run.status === 'finished') {
+    // The same report imported again finds every result recorded: its run, as a replay. Any other
+    // report under a finished run's ciRunId would be dropped: refused, as results for a finished run are.
+    const { distinct } = distinctResults(report.results);
+    if ((await options.ingest.recordedCount(run.id, distinct)) < distinct.length) {
+      throw new ConflictError(
+        `Run ${run.id} (ciRunId ${ciRunId}) is finished: import this report under another ciRunId`,
+        'RUN_FINISHED',
+      );
+    }
+    return { run, created: false };
+  }
   const results = await uploadAttachments(options, projectId, run.id, report, context);
   for (let i = 0; i < results.length; i += MAX_RESULTS_PER_BATCH) {
     await options.ingest.addResults(projectId, run.id, results.slice(i, i + MAX_RESULTS_PER_BATCH), context);

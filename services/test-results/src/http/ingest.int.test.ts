@@ -190,6 +190,18 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(((await replay.json()) as { data: { id: string } }).data.id).toBe(run.id);
   });
 
+  it('when another report is imported under the ciRunId of a finished run, then 409 RUN_FINISHED and the run keeps its results', async () => {
+    const pytest = readFileSync(path.join(__dirname, '../imports/fixtures/junit/pytest.xml'), 'utf8');
+    const first = await post(`/${PROJECT}/imports/junit?ciRunId=nightly-7`, pytest, 'application/xml');
+    expect(first.status).toBe(201);
+    const other = `<testsuites><testsuite name="more" tests="1"><testcase classname="more" name="added later" time="0.1"/></testsuite></testsuites>`;
+    const second = await post(`/${PROJECT}/imports/junit?ciRunId=nightly-7`, other, 'application/xml');
+    expect(second.status).toBe(409);
+    expect(ErrorEnvelope.parse(await second.json()).error.code).toBe('RUN_FINISHED');
+    const replay = await post(`/${PROJECT}/imports/junit?ciRunId=nightly-7`, pytest, 'application/xml');
+    expect(replay.status).toBe(200);
+  });
+
   it('when an import body is not a report, then 400 VALIDATION_ERROR', async () => {
     const xml = await post(`/${PROJECT}/imports/junit`, '<testsuites><oops', 'application/xml');
     expect(xml.status).toBe(400);

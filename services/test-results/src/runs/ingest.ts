@@ -19,6 +19,7 @@ import {
   type CoverageReport,
   type FinishRunRequest,
   type RecordArtifactRequest,
+  type ResultItem,
   type RunSummary,
   type StartRunRequest,
 } from '@verdict/contracts';
@@ -37,7 +38,7 @@ import {
 import { ciRunDecider, ciRunStream } from './ciRun';
 import { counterDecider, counterStream, parseCounterEvent } from './counter';
 import { decide, runDecider, type RunCommand } from './decide';
-import { distinctResults, parseResults } from './results';
+import { distinctResults, parseResults, resultEventId } from './results';
 import {
   parseRunEvent,
   resultStripeOf,
@@ -86,6 +87,8 @@ export interface Ingest {
     items: unknown,
     context?: IngestContext,
   ): Promise<AddResultsResponse>;
+  /** How many of these results the run has recorded already: a replayed import finds all of them. */
+  recordedCount(runId: string, items: readonly ResultItem[]): Promise<number>;
   /** Records an uploaded artifact's metadata; recording the same artifact id again returns the first. */
   recordArtifact(
     projectId: string,
@@ -297,6 +300,11 @@ export function createIngest(options: IngestOptions): Ingest {
       const stream = runResultsStream(runId, resultStripeOf(events[0]?.eventId ?? ''));
       const accepted = await appendNew(stream, events, metadataOf(projectId, context, now));
       return { accepted, duplicates: parsed.length - accepted };
+    },
+
+    async recordedCount(runId, items) {
+      const ids = distinctResults(items).distinct.map((item) => resultEventId(runId, item));
+      return ids.length === 0 ? 0 : (await store.existingEventIds(ids)).size;
     },
 
     async recordArtifact(projectId, runId, artifact, context = {}) {
