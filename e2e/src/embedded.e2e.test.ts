@@ -101,7 +101,7 @@ describe('the embedded default (npm start)', () => {
     }
   });
 
-  it('when restarted on the same data folder, then the data written by the first run is still there', async () => {
+  it('when restarted on the same data folder, then the data written by the first run is still there, and a second process on it is refused', async () => {
     let seeded: { projectId?: string; token?: string } = {};
     for (let run = 0; run < 2; run += 1) {
       const port = randomPort();
@@ -119,6 +119,12 @@ describe('the embedded default (npm start)', () => {
           headers: { authorization: `Bearer ${seeded.token}` },
         });
         expect(info.status).toBe(200);
+        // A second process on the folder in use would overwrite the first one's writes: it refuses.
+        const second = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
+        expect(await second.exited).toBe(2);
+        expect(second.output()).toContain(
+          `VERDICT_DATA_DIR: ${dataDir} is in use by another Verdict process`,
+        );
       }
       expect(await verdict.stop()).toBe(0);
     }

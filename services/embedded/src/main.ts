@@ -27,6 +27,7 @@ import { createManualTestingModule } from '@verdict/manual-testing';
 import { createAnalyticsModule } from '@verdict/analytics';
 import { createWebhooksModule, WebhookSettingsConfig } from '@verdict/webhooks';
 import { EmbeddedConfig } from './config';
+import { lockDataDir } from './dataDirLock';
 
 const VERSION = '0.1.0';
 
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   const config = loadConfig(EmbeddedConfig);
   const logger = createLogger({ service: 'verdict', level: config.logLevel });
   mkdirSync(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
+  process.once('exit', () => lock.release());
 
   const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite'), lowMemory: true });
   const bus = createInProcessBus({ logger });

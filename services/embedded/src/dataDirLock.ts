@@ -1,0 +1,68 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '@verdict/platform';
+
+/**
+ * One embedded process per data folder. PGlite is a database in the files of one process: a second
+ * process opening the same folder keeps its own copy of the pages and overwrites the first one's writes
+ * (two users with one e-mail, a run counted twice). The first process writes its pid to `verdict.pid`;
+ * another that finds the file refuses to start while that process lives, and takes a file left behind by
+ * one that died.
+ */
+export const LOCK_FILE = 'verdict.pid';
+
+export interface DataDirLock {
+  /** Removes the lock file if it is still this process's. */
+  release(): void;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, it belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function holderOf(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Takes the data folder for this process, or throws a ConfigError naming the process that holds it.
+ *
+ * @example const lock = lockDataDir(config.dataDir); process.on('exit', () => lock.release());
+ */
+export function lockDataDir(dataDir: string, pid: number = process.pid): DataDirLock {
+  const file = path.join(dataDir, LOCK_FILE);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, `${pid}\n`);
+      closeSync(fd);
+      return {
+        release() {
+          if (holderOf(file) === pid) unlinkSync(file);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
+      const holder = holderOf(file);
+      if (holder !== null && holder !== pid && isAlive(holder)) {
+        throw new ConfigError([
+          `VERDICT_DATA_DIR: ${dataDir} is in use by another Verdict process (pid ${holder}); ` +
+            `stop it or choose another folder (if no Verdict runs, delete ${file})`,
+        ]);
+      }
+      // Left behind by a process that is gone (or unreadable, half written): take it over.
+      unlinkSync(file);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '@verdict/platform';
+import { LOCK_FILE, lockDataDir } from './dataDirLock';
+
+const folder = () => mkdtempSync(path.join(tmpdir(), 'verdict-lock-'));
+/** A pid no process has: above the kernel's maximum. */
+const GONE = 4_194_305;
+
+describe('lockDataDir', () => {
+  it('when the folder is free, then this process takes it and releasing frees it', () => {
+    const dir = folder();
+    const lock = lockDataDir(dir);
+    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+    expect(existsSync(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('when a living process holds the folder, then starting is refused, naming the folder and the pid', () => {
+    const dir = folder();
+    // The parent of this test process is alive, and is not this process.
+    writeFileSync(path.join(dir, LOCK_FILE), `${process.ppid}\n`);
+    expect(() => lockDataDir(dir)).toThrow(ConfigError);
+    expect(() => lockDataDir(dir)).toThrow(new RegExp(`VERDICT_DATA_DIR: .* in use .*pid ${process.ppid}`));
+    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.ppid));
+  });
+
+  it('when the process that held the folder is gone, then its lock is taken over', () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, LOCK_FILE), `${GONE}\n`);
+    lockDataDir(dir).release();
+    writeFileSync(path.join(dir, LOCK_FILE), 'not a pid');
+    const lock = lockDataDir(dir);
+    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+    lock.release();
+  });
+
+  it('when another process took the folder over, then releasing leaves its lock alone', () => {
+    const dir = folder();
+    const lock = lockDataDir(dir);
+    writeFileSync(path.join(dir, LOCK_FILE), `${process.ppid}\n`);
+    lock.release();
+    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.ppid));
+  });
+});
