@@ -543,7 +543,7 @@ export const Progress = z.object({
   blocked: z.number().int(),
   skipped: z.number().int(),
   retest: z.number().int(),
-  /** Cases with a result other than untested. */
+  /** Cases with a result other than untested or retest: the ones done. */
   completed: z.number().int(),
   percentComplete: z.number(),
   passRate: z.number(),

@@ -549,7 +549,9 @@ export function progressOf(counts: Counts): Progress {
   const total = Number(counts.total);
   const untested = Number(counts.untested);
   const passed = Number(counts.passed);
-  const completed = total - untested;
+  const retest = Number(counts.retest);
+  // A case to retest is to be run again: not complete, as the run's status says (README, "Runs").
+  const completed = total - untested - retest;
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
     total,
@@ -558,7 +560,7 @@ export function progressOf(counts: Counts): Progress {
     failed: Number(counts.failed),
     blocked: Number(counts.blocked),
     skipped: Number(counts.skipped),
-    retest: Number(counts.retest),
+    retest,
     completed,
     percentComplete: total === 0 ? 0 : round((completed / total) * 100),
     passRate: completed === 0 ? 0 : round((passed / completed) * 100),

@@ -262,6 +262,11 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
         percentComplete: 50,
         passRate: 100,
       });
+      await p.patch(`/manual-runs/${run.runId}/test-cases/TC-2`, { result: 'retest' });
+      const again = (await p.get(`/manual-runs/${run.runId}`)).body.data;
+      // To retest is to be run again: neither complete nor counted as done.
+      expect(again.status).toBe('in_progress');
+      expect(again.progress).toMatchObject({ retest: 1, completed: 1, percentComplete: 50, passRate: 100 });
       await p.patch(`/manual-runs/${run.runId}/test-cases/TC-2`, { result: 'failed' });
       const done = (await p.get(`/manual-runs/${run.runId}`)).body.data;
       expect(done.status).toBe('completed');
