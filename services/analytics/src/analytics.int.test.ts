@@ -653,6 +653,31 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.platforms).toEqual([{ platform: 'chromium', executions: 9, avgDurationMs: 431.11 }]);
       expect(body.data.durationTrend).toHaveLength(7);
     });
+
+    it('when execution performance is filtered, then the duration trend follows the filter like the lists', async () => {
+      const trend = async (filter: string) =>
+        (await get(`/${P}/analytics/execution-performance?dateRange=7d${filter}`)).body.data
+          .durationTrend as {
+          runs: number;
+          executions: number;
+        }[];
+      const all = await trend('');
+      // 03-08: run 1 (3 executions); 03-09: runs 2 and 3 (6).
+      expect(all.map((day) => [day.runs, day.executions])).toEqual([
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [1, 3],
+        [2, 6],
+        [0, 0],
+      ]);
+      expect(await trend('&environment=staging&branch=main&platform=chromium')).toEqual(all);
+      for (const filter of ['&environment=prod', '&branch=dev', '&platform=webkit']) {
+        const other = await trend(filter);
+        expect(other.every((day) => day.runs === 0 && day.executions === 0)).toBe(true);
+      }
+    });
   });
 
   describe('PDF reports', () => {

@@ -8,6 +8,7 @@ import {
   type ProjectFilters,
   type RankedTestCase,
 } from '@verdict/contracts';
+import { bindings } from './caseTotals';
 import type { ReadStore } from './explorer';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
@@ -81,21 +82,49 @@ interface DayRow {
 }
 
 /** Executions, pass rate and flaky rate per day of the window; every day present, empty ones with zeros. */
-export async function passRateTrend(store: ReadStore, projectId: string, window: DayWindow) {
+/** Narrows a trend to an environment, a branch and a platform (the runs that executed tests on it). */
+export interface TrendFilter {
+  environment?: string;
+  branch?: string;
+  platform?: string;
+}
+
+export async function passRateTrend(
+  store: ReadStore,
+  projectId: string,
+  window: DayWindow,
+  filter: TrendFilter = {},
+) {
+  const s = store.schema;
+  const { params, param } = bindings([projectId, window.firstDay, window.lastDay]);
+  let executions = '';
+  let runs = '';
+  for (const column of ['environment', 'branch'] as const) {
+    const value = filter[column];
+    if (value === undefined) continue;
+    const placeholder = param(value);
+    executions += ` AND c.${column} = ${placeholder}`;
+    runs += ` AND r.${column} = ${placeholder}`;
+  }
+  if (filter.platform !== undefined) {
+    const placeholder = param(filter.platform);
+    executions += ` AND c.platform = ${placeholder}`;
+    runs += ` AND EXISTS (SELECT 1 FROM ${s}.case_runs x WHERE x.run_id = r.id AND x.platform = ${placeholder})`;
+  }
   const { rows } = await store.db.query<DayRow & { runs: number; run_ms: number | null }>(
     `SELECT d::date::text AS day,
        coalesce(sum(c.executions), 0)::int AS executions, coalesce(sum(c.passed), 0)::int AS passed,
        coalesce(sum(c.flaky), 0)::int AS flaky, coalesce(sum(c.skipped), 0)::int AS skipped,
        coalesce(sum(c.duration_sum), 0)::float8 AS duration_sum,
-       (SELECT count(*)::int FROM ${store.schema}.runs r WHERE r.project_id = $1 AND r.created
-          AND r.started_at >= d AND r.started_at < d + interval '1 day') AS runs,
-       (SELECT avg(EXTRACT(EPOCH FROM (r.finished_at - r.started_at)) * 1000)::float8 FROM ${store.schema}.runs r
+       (SELECT count(*)::int FROM ${s}.runs r WHERE r.project_id = $1 AND r.created
+          AND r.started_at >= d AND r.started_at < d + interval '1 day'${runs}) AS runs,
+       (SELECT avg(EXTRACT(EPOCH FROM (r.finished_at - r.started_at)) * 1000)::float8 FROM ${s}.runs r
           WHERE r.project_id = $1 AND r.created AND r.finished_at IS NOT NULL
-          AND r.started_at >= d AND r.started_at < d + interval '1 day') AS run_ms
+          AND r.started_at >= d AND r.started_at < d + interval '1 day'${runs}) AS run_ms
      FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d
-     LEFT JOIN ${store.schema}.case_days c ON c.project_id = $1 AND c.day = d::date
+     LEFT JOIN ${s}.case_days c ON c.project_id = $1 AND c.day = d::date${executions}
      GROUP BY d ORDER BY d`,
-    [projectId, window.firstDay, window.lastDay],
+    params,
   );
   return rows.map((row) => {
     const decided = row.executions - row.skipped;
@@ -304,7 +333,11 @@ export async function executionPerformance(
   const filter = { sql: parts.join(''), params };
   const base = [projectId, window.firstDay, window.lastDay];
   const [trend, specs, tests, platforms] = await Promise.all([
-    passRateTrend(store, projectId, window),
+    passRateTrend(store, projectId, window, {
+      ...(query.environment !== undefined ? { environment: query.environment } : {}),
+      ...(query.branch !== undefined ? { branch: query.branch } : {}),
+      ...(query.platform !== undefined ? { platform: query.platform } : {}),
+    }),
     store.db.query<{ file: string; executions: number; mean: number; total: number }>(
       `SELECT t.file, sum(c.executions)::int AS executions, (sum(c.duration_sum) / sum(c.executions))::float8 AS mean,
          sum(c.duration_sum)::float8 AS total
