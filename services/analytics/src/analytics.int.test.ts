@@ -727,10 +727,10 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(((await response.json()) as Json).error.code).toBe('VALIDATION_ERROR');
     });
 
-    it('when the run is unknown, then 404 TEST_RUN_NOT_FOUND', async () => {
+    it('when the run is unknown, then 404 NOT_FOUND, as for any missing resource outside the debug bundle (spec §7)', async () => {
       const response = await post(`/${P}/reports`, { runId: 'nope' });
       expect(response.status).toBe(404);
-      expect(((await response.json()) as Json).error.code).toBe('TEST_RUN_NOT_FOUND');
+      expect(((await response.json()) as Json).error.code).toBe('NOT_FOUND');
     });
   });
 

@@ -54,7 +54,7 @@ async function runReport(
   now: Date,
 ): Promise<ReportContent> {
   const run = await findRun(store, projectId, runId);
-  if (!run) throw new NotFoundError('Test run not found', 'TEST_RUN_NOT_FOUND');
+  if (!run) throw new NotFoundError(`Test run ${runId} not found`);
   const { rows } = await store.db.query<{
     title: string;
     outcome: string;
