@@ -30,3 +30,11 @@ export interface RouteSpec {
   bodyContentTypes?: string[];
   responses: Record<number, ResponseSpec>;
 }
+
+// RFC 9110 media type: token/token with `; name=value` parameters. Free of control characters, because
+// a media type given by a client is sent back verbatim as a response header.
+const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+/** Matches a media type such as `image/png` or `text/plain; charset=utf-8`. */
+export const MEDIA_TYPE = new RegExp(
+  `^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[^"\\\\\\x00-\\x1f\\x7f]*"))*$`,
+);

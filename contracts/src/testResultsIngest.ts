@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_TYPE } from './http';
 import {
   ArtifactRecord,
   CoverageReport,
@@ -69,7 +70,12 @@ export type AddCoverageRequest = z.infer<typeof AddCoverageRequest>;
 /** The form fields of an artifact upload, beside its `file` part. */
 export const ArtifactUploadFields = z.object({
   name: z.string().trim().min(1).max(500),
-  contentType: z.string().trim().min(1).max(200),
+  contentType: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(MEDIA_TYPE, { error: 'must be a media type such as image/png' }),
   resultRef: z.string().min(1).max(2_000).optional(),
 });
 export type ArtifactUploadFields = z.infer<typeof ArtifactUploadFields>;

@@ -9,8 +9,11 @@ import { assertBlobKey, isValidBlobKey, type BlobMetadata, type BlobStore } from
 /**
  * Artifact downloads without a bearer token: a service that has checked access signs a short-lived URL
  * (spec §2, "authenticated, time-limited download URLs"), and the gateway serves the blob to whoever holds
- * it until it expires. The HMAC covers the method, the route path, the key and the expiry, so changing any
- * of them voids the link; the query carries only `expires` (unix seconds) and `signature` (base64url).
+ * it until it expires. The HMAC covers the method, the route path, the key, the expiry and the download's
+ * name and media type when the signer gives them, so changing any of them voids the link; the query
+ * carries `expires` (unix seconds), `signature` (base64url) and those two (`name`, `type`). The signer's
+ * name and type win over the blob's own: they are what the service recorded (an upload's form fields
+ * may come after its file, when the blob was already stored under the file part's own name and type).
  */
 
 /** How long a signed URL stays valid unless the signer says otherwise: 15 minutes. */
@@ -35,6 +38,10 @@ export interface SignBlobUrlOptions {
   /** Last instant the URL works (rounded down to the second). */
   expiresAt: Date;
   secret: string;
+  /** The name the download is saved under, instead of the blob's. */
+  filename?: string;
+  /** The download's media type, instead of the blob's. */
+  contentType?: string;
 }
 
 export interface VerifyBlobSignatureOptions {
@@ -46,6 +53,9 @@ export interface VerifyBlobSignatureOptions {
   signature: string;
   secret: string;
   now: Date;
+  /** The `name` and `type` query parameters, when the URL carries them. */
+  filename?: string;
+  contentType?: string;
 }
 
 export interface ServeSignedBlobsOptions {
@@ -70,7 +80,9 @@ export function signBlobUrl(options: SignBlobUrlOptions): string {
   // Key characters are all URL-safe, so the key goes into the path as it is.
   const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}${options.path}/${options.key}`);
   url.searchParams.set('expires', expires);
-  url.searchParams.set('signature', signatureOf(options.path, options.key, expires, options.secret));
+  if (options.filename !== undefined) url.searchParams.set('name', options.filename);
+  if (options.contentType !== undefined) url.searchParams.set('type', options.contentType);
+  url.searchParams.set('signature', signatureOf({ ...options, expires }));
   return url.toString();
 }
 
@@ -86,7 +98,7 @@ export function verifyBlobSignature(options: VerifyBlobSignatureOptions): BlobSi
   assertRoutePath(options.path);
   const expires = String(options.expires);
   if (!EXPIRES.test(expires) || !isValidBlobKey(options.key)) return 'invalid';
-  const expected = Buffer.from(signatureOf(options.path, options.key, expires, options.secret));
+  const expected = Buffer.from(signatureOf({ ...options, expires }));
   // Comparing the text, not decoded bytes: base64url decoding forgives stray characters.
   const given = Buffer.from(options.signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
@@ -112,13 +124,14 @@ export function serveSignedBlobs(options: ServeSignedBlobsOptions): Router {
     const now = clock.now();
     const expires = authorize(req, key, secret, now);
     const secondsLeft = Math.floor((expires * 1000 - now.getTime()) / 1000);
+    const overrides = overridesOf(req);
     if (req.method === 'HEAD') {
-      setDownloadHeaders(res, orNotFound(await store.stat(key)), secondsLeft);
+      setDownloadHeaders(res, { ...orNotFound(await store.stat(key)), ...overrides }, secondsLeft);
       res.end();
       return;
     }
     const blob = orNotFound(await store.get(key));
-    setDownloadHeaders(res, blob, secondsLeft);
+    setDownloadHeaders(res, { ...blob, ...overrides }, secondsLeft);
     await streamBody(blob.stream, res);
   });
   return router;
@@ -141,10 +154,31 @@ export function safeFilename(name: string): string {
   return truncateKeepingExtension(ascii, MAX_FILENAME_LENGTH) || 'download';
 }
 
-function signatureOf(path: string, key: string, expires: string, secret: string): string {
+function signatureOf(parts: {
+  path: string;
+  key: string;
+  expires: string;
+  secret: string;
+  filename?: string;
+  contentType?: string;
+}): string {
   // Newline-separated: neither the path, the key nor the expiry can contain one, so fields cannot shift.
-  const canonical = ['GET', path, key, expires].join('\n');
-  return createHmac('sha256', secret).update(canonical).digest('base64url');
+  const fields = ['GET', parts.path, parts.key, parts.expires];
+  // A name or type holding a newline is JSON-encoded, so it cannot shift the fields either; a URL without
+  // them signs exactly what it signed before they existed.
+  if (parts.filename !== undefined || parts.contentType !== undefined) {
+    fields.push(JSON.stringify([parts.filename ?? null, parts.contentType ?? null]));
+  }
+  return createHmac('sha256', parts.secret).update(fields.join('\n')).digest('base64url');
+}
+
+/** The name and type a signed URL carries (already covered by its signature), to serve the blob under. */
+function overridesOf(req: Request): { filename?: string; contentType?: string } {
+  const { name, type } = req.query;
+  return {
+    ...(typeof name === 'string' ? { filename: name } : {}),
+    ...(typeof type === 'string' ? { contentType: type } : {}),
+  };
 }
 
 /** The key from the `*key` wildcard: Express 5 hands it over as decoded path segments. */
@@ -158,7 +192,15 @@ function authorize(req: Request, key: string, secret: string, now: Date): number
   if (typeof expires !== 'string' || typeof signature !== 'string') {
     throw new ForbiddenError('The download link is not signed');
   }
-  const check = verifyBlobSignature({ path: req.baseUrl, key, expires, signature, secret, now });
+  const check = verifyBlobSignature({
+    path: req.baseUrl,
+    key,
+    expires,
+    signature,
+    secret,
+    now,
+    ...overridesOf(req),
+  });
   if (check === 'expired') throw new ForbiddenError('The download link has expired');
   if (check === 'invalid') throw new ForbiddenError('The download link is not valid');
   return Number(expires);

@@ -168,6 +168,43 @@ describe('serveSignedBlobs', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  /** A link that names the download and its type, as a service signs it from what it recorded. */
+  const describedPath = (key: string, filename: string, contentType: string) => {
+    const expiresAt = new Date(clock.now().getTime() + DEFAULT_SIGNED_URL_TTL_MS);
+    const url = new URL(
+      signBlobUrl({
+        baseUrl: BASE_URL,
+        path: '/blobs',
+        key,
+        expiresAt,
+        secret: SECRET,
+        filename,
+        contentType,
+      }),
+    );
+    return url.pathname + url.search;
+  };
+
+  it('when the link names the download and its type, then they win over the blob’s own', async () => {
+    const res = await request(app).get(describedPath('p1/r1/shot', 'report page.png', 'image/x-shot'));
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/x-shot');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="report_page.png"');
+    const head = await request(app).head(describedPath('p1/r1/shot', 'a.png', 'image/png'));
+    expect(head.headers['content-disposition']).toBe('attachment; filename="a.png"');
+  });
+
+  it.each([
+    ['the name', (url: string) => url.replace('name=report.txt', 'name=evil.html')],
+    ['the type', (url: string) => url.replace('type=text%2Fplain', 'type=text%2Fhtml')],
+    ['the name, dropped', (url: string) => url.replace('name=report.txt&', '')],
+  ])('when %s of a described link is changed, then 403', async (_, tamper) => {
+    const url = describedPath('p1/r1/shot', 'report.txt', 'text/plain');
+    expect(url).toContain('name=report.txt&type=text%2Fplain');
+    const res = await request(app).get(tamper(url));
+    expect(res.status).toBe(403);
+  });
+
   it('when the blob has no file name, then the attachment is named after the last key segment', async () => {
     const res = await request(app).get(signedPath('p1/r1/other'));
 

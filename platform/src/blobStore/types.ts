@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { MEDIA_TYPE } from '@verdict/contracts';
 import { ValidationError } from '../errors';
 
 /**
@@ -80,12 +81,6 @@ export function assertBlobKey(key: string): void {
   }
 }
 
-// RFC 9110 media type: token/token with `; name=value` parameters. Bounded and free of control
-// characters because it is sent back verbatim as a response header.
-const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
-const MEDIA_TYPE = new RegExp(
-  `^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[^"\\\\\\x00-\\x1f\\x7f]*"))*$`,
-);
 const MAX_CONTENT_TYPE_LENGTH = 255;
 const MAX_FILENAME_LENGTH = 255;
 

@@ -129,6 +129,9 @@ export function createTestResultsModule(
       key: artifact.blobKey,
       expiresAt: new Date(ports.clock.now().getTime() + DEFAULT_SIGNED_URL_TTL_MS),
       secret: settings.urlSigningSecret,
+      // What the run recorded, whatever the uploaded file part called itself.
+      filename: artifact.name,
+      contentType: artifact.contentType,
     });
   const reads = { db: ports.db, schema: readModel, publicUrl: settings.publicUrl, signArtifactUrl };
   const role = settings.role ?? 'all';

@@ -108,7 +108,9 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
       storing = options.blobs.put(key, stream, {
         contentType,
         maxBytes: options.artifactMaxBytes,
-        filename: info.filename || fields.name || 'artifact',
+        // Fields sent before the file describe it best; the file part's own name otherwise. The download
+        // link carries what the run recorded either way.
+        filename: fields.name || info.filename || 'artifact',
       });
       storing.catch(() => stream.resume());
     });

@@ -161,6 +161,46 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(ErrorEnvelope.parse(await tooLarge.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it('when an upload sends its file before its fields, then the download link carries the recorded name and type', async () => {
+    const { run } = await startRun();
+    const data = new FormData();
+    data.set('file', new Blob([Buffer.from('plain text')], { type: 'text/html' }), 'evil.html');
+    data.set('name', 'report.txt');
+    data.set('contentType', 'text/plain');
+    const stored = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+      method: 'POST',
+      headers: headers(),
+      body: data,
+    });
+    expect(stored.status).toBe(201);
+    let url: string | undefined;
+    for (let tries = 0; tries < 100 && url === undefined; tries += 1) {
+      const detail = await fetch(`${base}/${PROJECT}/test-runs/${run.id}?include=artifacts&urls=report.txt`, {
+        headers: headers(),
+      });
+      url = ((await detail.json()) as { data: { artifacts: Record<string, { url: string } | null> } }).data
+        .artifacts['report.txt']?.url;
+      if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const query = new URL(url ?? 'http://none').searchParams;
+    expect([query.get('name'), query.get('type')]).toEqual(['report.txt', 'text/plain']);
+  });
+
+  it('when an upload names a content type that is not a media type, then 400 names contentType', async () => {
+    const { run } = await startRun();
+    const data = new FormData();
+    data.set('name', 'x.bin');
+    data.set('contentType', 'notamime');
+    data.set('file', new Blob([Buffer.from('x')]), 'x.bin');
+    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+      method: 'POST',
+      headers: headers(),
+      body: data,
+    });
+    expect(answer.status).toBe(400);
+    expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('content type');
+  });
+
   it('when coverage is added, then 201 with the report', async () => {
     const { run } = await startRun();
     const coverage = {
