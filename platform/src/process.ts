@@ -13,14 +13,30 @@ export type Closer = () => Promise<void>;
  */
 export function listen(app: Express, options: { host: string; port: number }): Promise<Server> {
   return new Promise((resolve, reject) => {
+    const failed = (error: Error) => reject(listenError(error, options));
     const server = app.listen(options.port, options.host, (error?: Error) =>
-      error ? reject(error) : resolve(server),
+      error ? failed(error) : resolve(server),
     );
-    server.once('error', reject);
+    server.once('error', failed);
     // Behind a load balancer idle sockets must outlive its keep-alive, or it sees resets.
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
   });
+}
+
+/**
+ * A port that is taken or an address this machine does not have is a setting to change, not a crash:
+ * said as a ConfigError naming HOST or PORT, without a stack trace.
+ */
+function listenError(error: Error, options: { host: string; port: number }): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${options.host}:${options.port}`;
+  if (code === 'EADDRINUSE') return new ConfigError([`PORT: ${where} is already in use by another process`]);
+  if (code === 'EACCES') return new ConfigError([`PORT: this process may not listen on ${where}`]);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ConfigError([`HOST: ${options.host} is not an address of this machine (${code})`]);
+  }
+  return error;
 }
 
 /** Closes an HTTP server: stops accepting, lets in-flight requests finish, drops idle keep-alive sockets. */

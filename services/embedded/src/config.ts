@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { trustProxyOf } from '@verdict/gateway';
+import { PublicUrlSetting, TrustProxySetting, trustProxyOf } from '@verdict/gateway';
 import { z } from 'zod';
 
 /** The embedded process's environment (README, "Configuration"). */
@@ -9,9 +9,9 @@ export const EmbeddedConfig = z
     HOST: z.string().min(1).default('127.0.0.1'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
     VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-    VERDICT_PUBLIC_URL: z.url().optional(),
+    VERDICT_PUBLIC_URL: PublicUrlSetting,
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
-    VERDICT_TRUST_PROXY: z.string().optional(),
+    VERDICT_TRUST_PROXY: TrustProxySetting,
     VERDICT_ARTIFACT_MAX_BYTES: z.coerce
       .number()
       .int()

@@ -7,6 +7,28 @@ describe('the embedded configuration', () => {
     expect(EmbeddedConfig.parse({ VERDICT_TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
   });
 
+  it('when VERDICT_TRUST_PROXY lists addresses and ranges, then they are taken as they are', () => {
+    const value = '10.0.0.1, 192.168.0.0/16,fd00::/8, 10.1.0.0/255.255.0.0,uniquelocal';
+    expect(EmbeddedConfig.parse({ VERDICT_TRUST_PROXY: value }).trustProxy).toBe(value);
+  });
+
+  it.each(['maybe', '-3', '10.0.0.1/33', '10.0.0/8', 'true,1'])(
+    'when VERDICT_TRUST_PROXY is %s, then the configuration is refused naming it',
+    (value) => {
+      const parsed = EmbeddedConfig.safeParse({ VERDICT_TRUST_PROXY: value });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['VERDICT_TRUST_PROXY']);
+    },
+  );
+
+  it('when VERDICT_PUBLIC_URL is not http or https, then the configuration is refused naming it', () => {
+    const parsed = EmbeddedConfig.safeParse({ VERDICT_PUBLIC_URL: 'ftp://x.example' });
+    expect(parsed.error?.issues[0]?.path).toEqual(['VERDICT_PUBLIC_URL']);
+    expect(EmbeddedConfig.parse({ VERDICT_PUBLIC_URL: 'https://verdict.example/' }).publicUrl).toBe(
+      'https://verdict.example',
+    );
+  });
+
   it('when VERDICT_TRUST_PROXY is unset, then no proxy is trusted', () => {
     expect(EmbeddedConfig.parse({}).trustProxy).toBeUndefined();
   });

@@ -1,6 +1,41 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
+
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address or a range Express's `trust proxy` takes: an IP, an IP/prefix length or an IP/netmask. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return isIP(range) === family;
+}
+
+/**
+ * VERDICT_TRUST_PROXY, checked when the process starts: Express would otherwise throw on its first use
+ * with a stack trace that does not name the variable.
+ */
+export const TrustProxySetting = z
+  .string()
+  .optional()
+  .refine(
+    (value) =>
+      value === undefined ||
+      value === '' ||
+      /^(true|false|\d+)$/.test(value) ||
+      value.split(',').every((entry) => isProxyAddress(entry.trim())),
+    'must be true, false, a hop count, or comma-separated addresses or ranges (or loopback, linklocal, uniquelocal)',
+  );
+
+/** VERDICT_PUBLIC_URL: links are followed by browsers and receivers, so only http and https. */
+export const PublicUrlSetting = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .optional();
 
 /**
  * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
@@ -14,9 +49,9 @@ export const GatewayConfig = z
     VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
     VERDICT_BLOB_DIR: z.string().min(1).optional(),
-    VERDICT_PUBLIC_URL: z.url().optional(),
+    VERDICT_PUBLIC_URL: PublicUrlSetting,
     VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
-    VERDICT_TRUST_PROXY: z.string().optional(),
+    VERDICT_TRUST_PROXY: TrustProxySetting,
     VERDICT_TEST_RESULTS_URL: z.url().default('http://127.0.0.1:8081'),
     VERDICT_MANUAL_TESTING_URL: z.url().default('http://127.0.0.1:8083'),
     VERDICT_WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),

@@ -3,7 +3,7 @@
 export * from './app';
 export { createIdentity, type Identity } from './identity/module';
 export { resolveAdminKey } from './identity/adminKey';
-export { trustProxyOf } from './config';
+export { PublicUrlSetting, TrustProxySetting, trustProxyOf } from './config';
 export type { ServiceMount } from './routing/forward';
 export { RateLimitConfig } from './access/rateLimits';
 export * from './gateway';
