@@ -203,10 +203,25 @@ function finishShard(command: FinishRun, run: RunningRun, shardTotal: number): R
   return [shardFinished, runFinished];
 }
 
+/**
+ * How far a reported end may lie before the run's start: the start may be the server's time and the end
+ * the runner's, whose clocks differ by a little (such a run reads as lasting 0 ms).
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** A reported end well before the run's start is a mistake (a wrong clock, a wrong run): refused. */
+function checkFinishedAt(command: FinishRun, run: ExistingRun): void {
+  const { finishedAt } = command;
+  if (finishedAt !== null && Date.parse(finishedAt) < Date.parse(run.run.startedAt) - CLOCK_SKEW_MS) {
+    throw new ValidationError(`finishedAt: ${finishedAt} is before the run started (${run.run.startedAt})`);
+  }
+}
+
 function finishRun(command: FinishRun, state: RunState): RunEvent[] {
   const run = requireRun(state, command);
   // Finishing is idempotent: a retried finish gets the same run and records nothing.
   if (run.status === 'finished') return [];
+  checkFinishedAt(command, run);
   if (run.shardTotal !== null) return finishShard(command, run, run.shardTotal);
   return [
     RunFinished.of({

@@ -10,7 +10,7 @@ import {
   type RunStatus,
   type Shard,
 } from '@verdict/contracts';
-import { combinedStatus, runDecider, type CreateRun, type FinishRun } from './decide';
+import { CLOCK_SKEW_MS, combinedStatus, runDecider, type CreateRun, type FinishRun } from './decide';
 import { realisticResult } from './fixtures';
 import { given } from '@verdict/platform/testing';
 import { resultEventId } from './results';
@@ -176,6 +176,21 @@ describe('run decider: finishing', () => {
     given(runDecider, [created()])
       .when(finish({ finishedAt: '2026-03-01T10:20:00.000Z', status: 'failed' }))
       .then([RunFinished.of({ runId, finishedAt: '2026-03-01T10:20:00.000Z', status: 'failed' })]);
+  });
+
+  it('when a finish reports a time more than 5 minutes before the run started, then it is a VALIDATION_ERROR naming finishedAt', () => {
+    const before = new Date(now.getTime() - CLOCK_SKEW_MS - 1).toISOString();
+    given(runDecider, [created()])
+      .when(finish({ finishedAt: before }))
+      .thenRefuses({ code: 'VALIDATION_ERROR', message: /^finishedAt: .* is before the run started/ });
+    given(runDecider, [created(2), shardStarted(1)])
+      .when(finish({ shard: shard(1), finishedAt: before }))
+      .thenRefuses({ code: 'VALIDATION_ERROR', message: /^finishedAt:/ });
+    // Within the skew of two clocks it is a run of no time, not a mistake.
+    const skewed = new Date(now.getTime() - CLOCK_SKEW_MS).toISOString();
+    given(runDecider, [created()])
+      .when(finish({ finishedAt: skewed }))
+      .then([RunFinished.of({ runId, finishedAt: skewed, status: null })]);
   });
 
   it('when a finish says neither time nor status, then it is now and unknown', () => {
