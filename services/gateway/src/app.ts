@@ -124,7 +124,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(docsRouter(`${API_PREFIXES[0]}/openapi.json`));
   for (const prefix of API_PREFIXES) app.get(`${prefix}/openapi.json`, (_req, res) => res.json(document));
 
-  app.use(ADMIN_PREFIX, options.identity.adminRouter(options.adminKey));
+  // As under the API prefixes: a path that does not exist is 404 before the admin key is asked for.
+  app.use(ADMIN_PREFIX, rejectUnknownRoutes(adminRoutes), options.identity.adminRouter(options.adminKey));
   if (options.downloads) {
     const { blobs, secret } = options.downloads;
     app.use(SIGNED_DOWNLOAD_PATH, serveSignedBlobs({ store: blobs, secret, clock: options.clock }));

@@ -61,6 +61,14 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
     }
   });
 
+  it('when an admin path does not exist, then 404 NOT_FOUND before the admin key is asked for; one that exists asks for it', async () => {
+    const unknown = await fetch(`${gateway.url}/admin/v1/nonexistent`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect(ErrorEnvelope.parse(await unknown.json()).error.code).toBe('NOT_FOUND');
+    const known = await fetch(`${gateway.url}/admin/v1/users`, { method: 'POST' });
+    expect(known.status).toBe(401);
+  });
+
   it('when a body is malformed JSON or too large, then 400 VALIDATION_ERROR or 413 with the envelope, never a stack', async () => {
     const post = (body: string) =>
       fetch(`${gateway.url}/admin/v1/users`, {
