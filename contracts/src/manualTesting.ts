@@ -464,10 +464,17 @@ export const CreateManualRunRequest = z
     suiteIds: z.array(RefId).max(1_000).optional(),
     assigneeUserId: z.string().trim().min(1).max(254).optional(),
   })
-  .refine((body) => (body.caseIds?.length ?? 0) + (body.suiteIds?.length ?? 0) > 0, {
-    error: 'name at least one case (caseIds) or suite (suiteIds)',
-    path: ['caseIds'],
-  });
+  // Neither list: every case of the project (as TestRail's include_all). Lists that name nothing are a
+  // mistake rather than a wish for an empty run.
+  .refine(
+    (body) =>
+      (body.caseIds === undefined && body.suiteIds === undefined) ||
+      (body.caseIds?.length ?? 0) + (body.suiteIds?.length ?? 0) > 0,
+    {
+      error: 'name at least one case (caseIds) or suite (suiteIds), or leave both out for every case',
+      path: ['caseIds'],
+    },
+  );
 export type CreateManualRunRequest = z.infer<typeof CreateManualRunRequest>;
 
 export const ManualRunsQuery = PageQuery.extend({

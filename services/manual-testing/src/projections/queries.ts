@@ -421,6 +421,7 @@ export async function casesForRun(
   projectId: string,
   caseRefs: string[],
   suiteIds: string[],
+  everyCase = false,
 ): Promise<{ found: { id: string; number: number; title: string; revision: number }[]; missing: string[] }> {
   const numbers = caseRefs.map((ref) => numberOfKey('TC', ref)).filter((n): n is number => n !== null);
   const ids = caseRefs.filter((ref) => numberOfKey('TC', ref) === null);
@@ -433,9 +434,9 @@ export async function casesForRun(
      SELECT c.id, c.number, d.content->>'title' AS title, c.revision FROM ${store.schema}.cases c
      JOIN ${store.schema}.case_docs d ON d.id = c.id
      WHERE c.project_id = $1
-       AND (c.id = ANY($2::text[]) OR c.number = ANY($3::int[]) OR c.suite_id IN (SELECT id FROM tree))
+       AND ($5::boolean OR c.id = ANY($2::text[]) OR c.number = ANY($3::int[]) OR c.suite_id IN (SELECT id FROM tree))
      ORDER BY c.number`,
-    [projectId, ids, numbers, suiteIds],
+    [projectId, ids, numbers, suiteIds, everyCase],
   );
   const missing = caseRefs.filter((ref) => {
     const number = numberOfKey('TC', ref);

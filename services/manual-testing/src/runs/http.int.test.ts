@@ -57,6 +57,19 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
       expect(run.progress).toMatchObject({ total: 3, untested: 3, completed: 0, percentComplete: 0 });
     });
 
+    it('when a run names neither cases nor suites, then it holds every case of the project; without any case, 400', async () => {
+      const { p } = await seeded();
+      const run = await runOf(p, {});
+      expect(run.testCases.map((c: { caseRef: { caseId: string } }) => c.caseRef.caseId)).toEqual([
+        'TC-1',
+        'TC-2',
+        'TC-3',
+      ]);
+      const empty = await project().post('/manual-runs', { name: 'Nothing yet' });
+      expect(empty.status).toBe(400);
+      expect(empty.body.error?.message).toContain('no manual test cases');
+    });
+
     it('when a run is read by _id, RUN-<n> or run-<n>, then it is the same run; a missing one is 404', async () => {
       const { p } = await seeded();
       const run = await runOf(p, { caseIds: ['TC-1'] });
@@ -69,7 +82,7 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
 
     it.each([
       ['no name', { caseIds: ['TC-1'] }, 'name'],
-      ['neither cases nor suites', { name: 'x' }, 'caseIds'],
+      ['lists of cases and suites that name nothing', { name: 'x', caseIds: [], suiteIds: [] }, 'caseIds'],
       ['an unknown case', { name: 'x', caseIds: ['TC-77'] }, 'caseIds'],
       ['an unknown suite', { name: 'x', suiteIds: ['nope'] }, 'suiteIds'],
       ['an unknown release', { name: 'x', caseIds: ['TC-1'], releaseId: 'MS-9' }, 'releaseId'],

@@ -71,7 +71,14 @@ export function runRoutes(deps: RouteDeps): ApiRoute[] {
       if (releaseId === null) throw new ValidationError('releaseId: no release with this id in the project');
     }
     const assigneeUserId = (await assigneeOf(read, res, body.assigneeUserId)) ?? null;
-    const { found, missing } = await casesForRun(read, projectId, body.caseIds ?? [], body.suiteIds ?? []);
+    const everyCase = body.caseIds === undefined && body.suiteIds === undefined;
+    const { found, missing } = await casesForRun(
+      read,
+      projectId,
+      body.caseIds ?? [],
+      body.suiteIds ?? [],
+      everyCase,
+    );
     if (missing.length > 0) {
       throw new ValidationError(`caseIds: no case ${missing.slice(0, 10).join(', ')} in the project`);
     }
@@ -87,7 +94,13 @@ export function runRoutes(deps: RouteDeps): ApiRoute[] {
         throw new ValidationError(`suiteIds: no suite ${suiteId} in the project`);
       }
     }
-    if (found.length === 0) throw new ValidationError('suiteIds: the suites hold no cases');
+    if (found.length === 0) {
+      throw new ValidationError(
+        everyCase
+          ? 'caseIds: the project has no manual test cases yet'
+          : 'suiteIds: the suites hold no cases',
+      );
+    }
     if (found.length > MANUAL_LIMITS.runCases) {
       throw new ValidationError(`caseIds: a run holds at most ${MANUAL_LIMITS.runCases} cases`);
     }
