@@ -95,10 +95,14 @@ function bodyParserError(err: unknown): { code: ErrorCode; message: string } | u
       return { code: 'VALIDATION_ERROR', message: 'Malformed JSON body' };
     case 'entity.too.large':
       return { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' };
+    // Spec §7 names one code for a body that cannot be read as the parameters it should hold.
     case 'charset.unsupported':
-      return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported charset: send UTF-8' };
+      return { code: 'VALIDATION_ERROR', message: 'body: unsupported charset, send UTF-8' };
     case 'encoding.unsupported':
-      return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Encoding' };
+      return {
+        code: 'VALIDATION_ERROR',
+        message: 'body: unsupported Content-Encoding (gzip, deflate, br or none)',
+      };
     case 'request.aborted':
     case 'request.size.invalid':
       return { code: 'VALIDATION_ERROR', message: 'Incomplete request body' };

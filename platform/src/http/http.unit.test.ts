@@ -240,13 +240,16 @@ describe('the error envelope', () => {
     });
   });
 
-  it('when the body has an unsupported charset, then it answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+  it('when the body has an unsupported charset, then it answers 400 VALIDATION_ERROR saying so (spec §7)', async () => {
     const response = await request(buildApp().app)
       .post('/things')
       .set('Content-Type', 'application/json; charset=latin1')
       .send('{"name":"a"}');
-    expect(response.status).toBe(415);
-    expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'body: unsupported charset, send UTF-8',
+    });
   });
 
   it('when the JSON body is an array where an object is expected, then 400 says it must be an object', async () => {
@@ -255,13 +258,16 @@ describe('the error envelope', () => {
     expect(response.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'body: must be an object' });
   });
 
-  it('when the body is not JSON at all, then it answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+  it('when the body is not JSON at all, then it answers 400 VALIDATION_ERROR naming the content type (spec §7)', async () => {
     const response = await request(buildApp().app)
       .post('/things')
       .set('Content-Type', 'text/plain')
       .send('name=a');
-    expect(response.status).toBe(415);
-    expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'body: must be JSON, sent with Content-Type: application/json',
+    });
   });
 
   it('when a NotFoundError is thrown, then its specific code answers 404', async () => {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { AppError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import { withoutNul } from './nul';
 
 /**
@@ -41,13 +41,14 @@ export function parseQuery<S extends z.ZodType>(
 }
 
 /**
- * Parses a JSON body. A body in a media type the JSON parser did not read is a 415, not a "missing body".
+ * Parses a JSON body. A body in a media type the JSON parser did not read is said to be that, not "a
+ * missing body": still a 400 VALIDATION_ERROR, the code spec §7 gives an invalid body.
  *
  * @example const command = parseBody(StartRunRequest, req);
  */
 export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   if (req.body === undefined && hasBody(req)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    throw new ValidationError('body: must be JSON, sent with Content-Type: application/json');
   }
   return parseWith(schema, req.body, 'body');
 }
