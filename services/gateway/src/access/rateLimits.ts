@@ -25,6 +25,11 @@ import { describeRequest, type OperationKind } from './requestPath';
  * fails validation, an unknown run) gives its draw on them back once answered, so a client that corrects
  * a mistake is not made to wait a minute. Its write still counts.
  *
+ * An authenticated ingest request gives its draw on the per-IP bucket back once its token's ingest bucket
+ * allowed it: API.md's ingest bucket (1,200 a minute by default) exists so that a large CI run is not
+ * throttled, and one CI machine is one address. The per-IP limit still stands in front of everything else
+ * (and of ingest too, once other requests spent it), and the headers show the ingest bucket.
+ *
  * Headers (spec §8) on every response, errors included: `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset` of the most restrictive bucket the request drew on (fewest requests left, then the
  * smaller limit); on a 429 those of the bucket that refused, plus `Retry-After` (set by the platform's
@@ -43,6 +48,8 @@ export const RATE_LIMITS = {
 } as const;
 
 export const DEFAULT_INGEST_LIMIT_PER_MINUTE = 1_200;
+
+const IP_BUCKET = { name: 'ip', rule: RATE_LIMITS.perIp };
 
 /**
  * The gateway's rate-limit setting; merge it into the gateway's config schema.
@@ -103,7 +110,7 @@ export function tokenBucketsFor(kind: OperationKind, ingestLimitPerMinute: numbe
  */
 export function limitByIp({ rateLimiter }: { rateLimiter: RateLimiter }): RequestHandler {
   return async (req, res, next) => {
-    await draw(res, rateLimiter, [{ name: 'ip', rule: RATE_LIMITS.perIp }], clientAddress(req));
+    await draw(res, rateLimiter, [IP_BUCKET], clientAddress(req));
     next();
   };
 }
@@ -138,21 +145,34 @@ export function limitByToken(options: LimitByTokenOptions): RequestHandler {
         }
       });
     }
-    await draw(res, rateLimiter, buckets, key);
+    const decisions = await draw(res, rateLimiter, buckets, key);
+    if (kind === 'ingest') {
+      await rateLimiter.refund(IP_BUCKET.name, clientAddress(req), IP_BUCKET.rule);
+      const ingest = decisions[decisions.length - 1];
+      if (ingest) show(res, ingest);
+    }
     next();
   };
 }
 
 /** Consumes from each bucket in turn; shows the most restrictive decision; throws on the first refusal. */
-async function draw(res: Response, rateLimiter: RateLimiter, buckets: Bucket[], key: string): Promise<void> {
+async function draw(
+  res: Response,
+  rateLimiter: RateLimiter,
+  buckets: Bucket[],
+  key: string,
+): Promise<RateLimitDecision[]> {
+  const decisions: RateLimitDecision[] = [];
   for (const bucket of buckets) {
     const decision = await rateLimiter.consume(bucket.name, key, bucket.rule);
     if (!decision.allowed) {
       show(res, decision);
       throw new RateLimitError(decision.resetSeconds);
     }
+    decisions.push(decision);
     show(res, moreRestrictive(res.locals.rateLimit, decision));
   }
+  return decisions;
 }
 
 function moreRestrictive(current: RateLimitDecision | undefined, next: RateLimitDecision): RateLimitDecision {

@@ -167,6 +167,20 @@ describe('rate limits of the public API (spec §8, API.md ingest)', () => {
       });
     });
 
+    it('when one CI machine sends 250 ingest calls in a minute, then the per-IP limit does not stop them and the headers show the ingest bucket', async () => {
+      const statuses = await repeat(250, () => post('/p1/test-runs/r1/results'));
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(rateLimitHeaders(await post('/p1/test-runs/r1/results'))).toMatchObject({
+        limit: 1_200,
+        remaining: 1_200 - 251,
+      });
+      // The address still has its whole budget for everything else.
+      expect(rateLimitHeaders(await gateway.http.get(`${prefix}/p1/test-runs`))).toMatchObject({
+        limit: 200,
+        remaining: 199,
+      });
+    });
+
     it('when a read succeeds, then RateLimit-* show the read bucket', async () => {
       const response = await get('/p1/test-runs');
       expect(response.status).toBe(200);
