@@ -13,6 +13,7 @@ import {
   successEnvelope,
   TokenInfo,
 } from '@verdict/contracts';
+import { isProcessAlive } from '@verdict/platform';
 import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 
 // `npm run start:distributed` is `node scripts/run.cjs start-distributed`; the test runs that exactly. It
@@ -47,16 +48,6 @@ function clientOf(baseUrl: string) {
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : JSON.parse(text) };
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else; ESRCH: it is gone.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The pid the launcher reports for the service it started (`[verdict] started gateway (pid 123)`). */
@@ -194,8 +185,8 @@ describe('the distributed mode (npm run start:distributed)', () => {
     expect(ErrorEnvelope.parse(refused.body).error.code).toBe('UNAUTHORIZED');
 
     expect(await launcher.stop('SIGINT')).toBe(0);
-    expect(isAlive(gatewayPid)).toBe(false);
-    expect(isAlive(testResultsPid)).toBe(false);
-    expect(isAlive(projectorPid)).toBe(false);
+    expect(isProcessAlive(gatewayPid)).toBe(false);
+    expect(isProcessAlive(testResultsPid)).toBe(false);
+    expect(isProcessAlive(projectorPid)).toBe(false);
   });
 });

@@ -39,6 +39,21 @@ function listenError(error: Error, options: { host: string; port: number }): Err
   return error;
 }
 
+/**
+ * Whether a process with this pid exists (signal 0 checks without signalling).
+ *
+ * @example if (!isProcessAlive(holder)) takeOver();
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else; ESRCH: it is gone.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Closes an HTTP server: stops accepting, lets in-flight requests finish, drops idle keep-alive sockets. */
 export function closeServer(server: Server): Closer {
   return () =>

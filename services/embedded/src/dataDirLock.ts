@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '@verdict/platform';
+import { ConfigError, isProcessAlive } from '@verdict/platform';
 
 /**
  * One embedded process per data folder. PGlite is a database in the files of one process: a second
@@ -14,16 +14,6 @@ export const LOCK_FILE = 'verdict.pid';
 export interface DataDirLock {
   /** Removes the lock file if it is still this process's. */
   release(): void;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists, it belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function holderOf(file: string): number | null {
@@ -55,7 +45,7 @@ export function lockDataDir(dataDir: string, pid: number = process.pid): DataDir
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
       const holder = holderOf(file);
-      if (holder !== null && holder !== pid && isAlive(holder)) {
+      if (holder !== null && holder !== pid && isProcessAlive(holder)) {
         throw new ConfigError([
           `VERDICT_DATA_DIR: ${dataDir} is in use by another Verdict process (pid ${holder}); ` +
             `stop it or choose another folder (if no Verdict runs, delete ${file})`,
