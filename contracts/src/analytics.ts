@@ -361,13 +361,21 @@ export const FiltersResponse = successEnvelope(ProjectFilters);
 // ---------------------------------------------------------------------------------------------------------
 // Execution performance (API.md; date filters of spec §4.10)
 
+/** Longest startDate..endDate of execution performance, both days included. */
+export const MAX_PERFORMANCE_DAYS = 366;
+
 export const ExecutionPerformanceQuery = z
   .object({
     dateRange: AnalyticsDateRange.optional().describe(
       '7d, 14d, 30d, 60d or 90d (default 30d); wins over startDate',
     ),
     startDate: z.string().optional().describe('ISO 8601 date, sent with endDate; ignored with dateRange'),
-    endDate: z.string().optional().describe('ISO 8601 date (inclusive), sent with startDate'),
+    endDate: z
+      .string()
+      .optional()
+      .describe(
+        `ISO 8601 date (inclusive), sent with startDate; at most ${MAX_PERFORMANCE_DAYS} days from it`,
+      ),
     environment: Text.optional(),
     branch: Text.optional(),
     platform: Text.optional(),
@@ -387,6 +395,18 @@ export const ExecutionPerformanceQuery = z
       }
     }
     datePair(query, ctx, ['startDate', 'endDate']);
+    // The duration trend has a point a day: 0001-01-01..9999-12-31 would be three million of them.
+    const { startDate, endDate } = query;
+    if (startDate !== undefined && endDate !== undefined) {
+      const days = (Date.parse(endDate.slice(0, 10)) - Date.parse(startDate.slice(0, 10))) / 86_400_000 + 1;
+      if (days > MAX_PERFORMANCE_DAYS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['endDate'],
+          message: `must be at most ${MAX_PERFORMANCE_DAYS} days from startDate (the duration trend has a point a day)`,
+        });
+      }
+    }
   });
 export type ExecutionPerformanceQuery = z.infer<typeof ExecutionPerformanceQuery>;
 

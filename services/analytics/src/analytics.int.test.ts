@@ -654,6 +654,20 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.durationTrend).toHaveLength(7);
     });
 
+    it.each([
+      ['startDate=0001-01-01&endDate=9999-12-31', 400],
+      ['startDate=2025-01-01&endDate=2026-01-02', 400],
+      ['startDate=2024-01-01&endDate=2024-12-31', 200],
+    ])(
+      'when execution performance spans %s, then %s (at most 366 days: the trend has a point a day)',
+      async (range, status) => {
+        const answer = await get(`/${P}/analytics/execution-performance?${range}`);
+        expect(answer.status).toBe(status);
+        if (status === 400) expect(answer.body.error.message).toContain('endDate: must be at most 366 days');
+        else expect(answer.body.data.durationTrend).toHaveLength(366);
+      },
+    );
+
     it('when execution performance is filtered, then the duration trend follows the filter like the lists', async () => {
       const trend = async (filter: string) =>
         (await get(`/${P}/analytics/execution-performance?dateRange=7d${filter}`)).body.data
