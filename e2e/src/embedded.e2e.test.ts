@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
@@ -142,5 +143,29 @@ describe('the embedded default (npm start)', () => {
     const verdict = startEmbedded({ PORT: 'not-a-port', VERDICT_DATA_DIR: dataDir });
     expect(await verdict.exited).toBe(2);
     expect(verdict.output()).toContain('PORT');
+  });
+
+  it('when the port of a first start is taken, then it refuses naming PORT, and the next start still shows the demo token', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const refused = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir });
+      expect(await refused.exited).toBe(2);
+      expect(refused.output()).toContain(`PORT: 127.0.0.1:${port} is already in use`);
+      expect(refused.output()).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+    const free = randomPort();
+    const verdict = startEmbedded({ PORT: String(free), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    try {
+      await verdict.waitFor(`http://localhost:${free}`);
+      expect(verdict.output()).toContain('First start');
+      expect(verdict.output()).toMatch(/Token:\s+svc_pat_\S+/);
+    } finally {
+      expect(await verdict.stop()).toBe(0);
+    }
   });
 });

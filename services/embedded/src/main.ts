@@ -140,9 +140,10 @@ async function main(): Promise<void> {
       ],
     },
   );
-  const seed = await gateway.identity.seedDemo();
-
+  // Listening first: a port that is taken refuses the start before the demo token is made, or the token
+  // would be made, never shown, and never shown again (it is shown on the first start only).
   const server = await listen(gateway.app, { host: config.host, port: config.port });
+  const seed = await gateway.identity.seedDemo();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   onShutdown(logger, [
@@ -181,6 +182,8 @@ async function main(): Promise<void> {
       '',
       `  Admin key:   ${adminKey.key}   (generated; kept in ${adminKey.path ?? config.dataDir}, mode 0600)`,
     );
+  } else if (adminKey.source === 'file') {
+    lines.push('', `  Admin key file: ${adminKey.path ?? config.dataDir} (mode 0600)`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
