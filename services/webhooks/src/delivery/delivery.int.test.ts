@@ -260,7 +260,12 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     expect(r.received).toHaveLength(25);
     const lastAttempt = new Date(fifthStarted + DELAYS.reduce((a, b) => a + b, 0)).toISOString();
     const webhook = (await harness.call('get', `/${p}/webhooks/${id}`)).body.data;
-    expect(webhook).toMatchObject({ active: false, failureCount: 5, disabledAt: lastAttempt });
+    expect(webhook).toMatchObject({
+      active: false,
+      failureCount: 5,
+      disabledAt: lastAttempt,
+      updatedAt: lastAttempt,
+    });
 
     // Disabled: a later run is not sent.
     r.respond = () => ({ status: 200 });

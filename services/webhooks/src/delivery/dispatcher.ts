@@ -323,7 +323,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       `UPDATE ${schema}.subscriptions SET
          failure_count = failure_count + 1,
          active = active AND failure_count + 1 < $2,
-         disabled_at = CASE WHEN active AND failure_count + 1 >= $2 THEN $3 ELSE disabled_at END
+         disabled_at = CASE WHEN active AND failure_count + 1 >= $2 THEN $3 ELSE disabled_at END,
+         updated_at = CASE WHEN active AND failure_count + 1 >= $2 THEN $3 ELSE updated_at END
        WHERE id = $1
        RETURNING (disabled_at = $3) AS disabled`,
       [subscriptionId, MAX_CONSECUTIVE_FAILURES, now],
