@@ -466,15 +466,16 @@ export const CreateManualRunRequest = z
   })
   // Neither list: every case of the project (as TestRail's include_all). Lists that name nothing are a
   // mistake rather than a wish for an empty run.
-  .refine(
-    (body) =>
-      (body.caseIds === undefined && body.suiteIds === undefined) ||
-      (body.caseIds?.length ?? 0) + (body.suiteIds?.length ?? 0) > 0,
-    {
-      error: 'name at least one case (caseIds) or suite (suiteIds), or leave both out for every case',
-      path: ['caseIds'],
-    },
-  );
+  .superRefine((body, ctx) => {
+    if (body.caseIds === undefined && body.suiteIds === undefined) return;
+    if ((body.caseIds?.length ?? 0) + (body.suiteIds?.length ?? 0) > 0) return;
+    ctx.addIssue({
+      code: 'custom',
+      // The list that was sent: the one the caller is looking at.
+      path: [body.caseIds === undefined ? 'suiteIds' : 'caseIds'],
+      message: 'name at least one case (caseIds) or suite (suiteIds), or leave both out for every case',
+    });
+  });
 export type CreateManualRunRequest = z.infer<typeof CreateManualRunRequest>;
 
 export const ManualRunsQuery = PageQuery.extend({

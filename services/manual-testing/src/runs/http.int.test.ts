@@ -83,6 +83,7 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
     it.each([
       ['no name', { caseIds: ['TC-1'] }, 'name'],
       ['lists of cases and suites that name nothing', { name: 'x', caseIds: [], suiteIds: [] }, 'caseIds'],
+      ['an empty list of suites', { name: 'x', suiteIds: [] }, 'suiteIds: name at least one'],
       ['an unknown case', { name: 'x', caseIds: ['TC-77'] }, 'caseIds'],
       ['an unknown suite', { name: 'x', suiteIds: ['nope'] }, 'suiteIds'],
       ['an unknown release', { name: 'x', caseIds: ['TC-1'], releaseId: 'MS-9' }, 'releaseId'],
