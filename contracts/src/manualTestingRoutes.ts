@@ -160,7 +160,8 @@ export const manualTestingRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/{projectId}/manual-runs',
-    summary: 'Create a manual run (RUN-<n>) from cases and/or suites; 10 a minute per token',
+    summary:
+      'Create a manual run (RUN-<n>) from cases and/or suites (neither: every case); 10 a minute per token',
     tag: TAG,
     security: 'bearer',
     params: ManualProjectPath,
