@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
 import { ServiceUnavailableError } from '../errors';
 import type { Logger } from '../logging';
@@ -50,7 +50,7 @@ export function observeRequests(histogram: Histogram<'method' | 'route' | 'statu
     const started = process.hrtime.bigint();
     res.on('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routePattern(req);
+      const route = routePattern(req, res);
       histogram.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
       const path = pathOf(req);
       // Probes and scrapes arrive every few seconds from every replica: at info they would drown the log.
@@ -71,12 +71,24 @@ export function observeRequests(histogram: Histogram<'method' | 'route' | 'statu
   };
 }
 
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /**
+     * The declared route a request was found to match, set by whoever knows it before the answer (the
+     * gateway's route guard): requests refused before reaching a route (401, 403, 429) are labelled by the
+     * route they asked for, like the ones it answered.
+     */
+    routeLabel?: string;
+  }
+}
+
 /**
  * The route pattern that answered ("/api/public/v1/:projectId/test-runs/:runId"), never the raw path, so
  * the label's cardinality stays bounded. Mount routers at static paths: a parameter in a mount path would
  * reach the label as its value.
  */
-function routePattern(req: Request): string {
+function routePattern(req: Request, res: Response): string {
+  if (res.locals.routeLabel !== undefined) return res.locals.routeLabel;
   const route: unknown = req.route;
   if (typeof route !== 'object' || route === null || !('path' in route)) return '(unmatched)';
   return `${req.baseUrl}${String(route.path)}`;

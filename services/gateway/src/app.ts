@@ -2,7 +2,13 @@ import path from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
 import type { BlobStore, Clock, KeyValue, Logger, RateLimiter, RouteSpec } from '@verdict/platform';
-import { buildOpenApiDocument, createHttpApp, NotFoundError, serveSignedBlobs } from '@verdict/platform';
+import {
+  buildOpenApiDocument,
+  createHttpApp,
+  NotFoundError,
+  serveSignedBlobs,
+  toExpressPath,
+} from '@verdict/platform';
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import type { Identity } from './identity/module';
 import { forwardTo, type ServiceMount } from './routing/forward';
@@ -73,12 +79,20 @@ function docsRouter(openApiPath: string): Router {
   return router;
 }
 
-/** Unknown paths answer 404 before any token is asked for, so probing them costs no credentials. */
+/**
+ * Unknown paths answer 404 before any token is asked for, so probing them costs no credentials. A known
+ * one names its route for the metrics, whatever answers it (a 401, a 429 or the service).
+ */
 function rejectUnknownRoutes(routes: RouteSpec[]): RequestHandler {
   const table = compileRoutes('api', routes);
-  return (req, _res, next) => {
-    if (findRoute(table, req.method, req.path)) next();
-    else next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`));
+  return (req, res, next) => {
+    const route = findRoute(table, req.method, req.path);
+    if (!route) {
+      next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`));
+      return;
+    }
+    res.locals.routeLabel = `${req.baseUrl}${toExpressPath(route.path)}`;
+    next();
   };
 }
 

@@ -61,6 +61,22 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
     }
   });
 
+  it('when a request is refused before its route answers (401), then /metrics labels it with that route, not "(unmatched)"', async () => {
+    const { projectId, token } = await provision(gateway.url);
+    expect((await get(`${gateway.url}/api/public/v1/${projectId}/token-info`)).status).toBe(401);
+    expect(
+      (await get(`${gateway.url}/api/public/v1/${projectId}/token-info`, bearer(token.token))).status,
+    ).toBe(200);
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    for (const status of ['401', '200']) {
+      expect(metrics).toMatch(
+        new RegExp(
+          `http_request_duration_seconds_count\\{[^}]*route="/api/public/v1/:projectId/token-info"[^}]*status_code="${status}"`,
+        ),
+      );
+    }
+  });
+
   it('when an admin path does not exist, then 404 NOT_FOUND before the admin key is asked for; one that exists asks for it', async () => {
     const unknown = await fetch(`${gateway.url}/admin/v1/nonexistent`, { method: 'POST' });
     expect(unknown.status).toBe(404);

@@ -6,6 +6,8 @@ import type { HttpMethod, RouteSpec } from '@verdict/platform';
  */
 export interface CompiledRoute {
   method: HttpMethod;
+  /** As declared: `/{projectId}/test-runs/{runId}`. */
+  path: string;
   pattern: RegExp;
   owner: string;
 }
@@ -22,7 +24,12 @@ export function patternOf(path: string): RegExp {
 }
 
 export function compileRoutes(owner: string, routes: RouteSpec[]): CompiledRoute[] {
-  return routes.map((route) => ({ method: route.method, pattern: patternOf(route.path), owner }));
+  return routes.map((route) => ({
+    method: route.method,
+    path: route.path,
+    pattern: patternOf(route.path),
+    owner,
+  }));
 }
 
 /** The route a request matches; HEAD is answered by GET routes, as Express does. */
