@@ -7,13 +7,26 @@ import { ConfigError, isProcessAlive } from '@verdict/platform';
  * process opening the same folder keeps its own copy of the pages and overwrites the first one's writes
  * (two users with one e-mail, a run counted twice). The first process writes its pid to `verdict.pid`;
  * another that finds the file refuses to start while that process lives, and takes a file left behind by
- * one that died.
+ * one that died (or whose pid now belongs to a program that is not Node).
  */
 export const LOCK_FILE = 'verdict.pid';
 
 export interface DataDirLock {
   /** Removes the lock file if it is still this process's. */
   release(): void;
+}
+
+/**
+ * Whether the process with this pid could be a Verdict process: alive, and (where /proc tells) running
+ * Node. After a crash the pid in the file may have gone to another program, which must not block the start.
+ */
+function mayHold(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('node');
+  } catch {
+    return true;
+  }
 }
 
 function holderOf(file: string): number | null {
@@ -45,7 +58,7 @@ export function lockDataDir(dataDir: string, pid: number = process.pid): DataDir
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw error;
       const holder = holderOf(file);
-      if (holder !== null && holder !== pid && isProcessAlive(holder)) {
+      if (holder !== null && holder !== pid && mayHold(holder)) {
         throw new ConfigError([
           `VERDICT_DATA_DIR: ${dataDir} is in use by another Verdict process (pid ${holder}); ` +
             `stop it or choose another folder (if no Verdict runs, delete ${file})`,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,13 +18,18 @@ describe('lockDataDir', () => {
     expect(existsSync(path.join(dir, LOCK_FILE))).toBe(false);
   });
 
-  it('when a living process holds the folder, then starting is refused, naming the folder and the pid', () => {
+  it('when a living Node process holds the folder, then starting is refused, naming the folder and the pid', async () => {
     const dir = folder();
-    // The parent of this test process is alive, and is not this process.
-    writeFileSync(path.join(dir, LOCK_FILE), `${process.ppid}\n`);
-    expect(() => lockDataDir(dir)).toThrow(ConfigError);
-    expect(() => lockDataDir(dir)).toThrow(new RegExp(`VERDICT_DATA_DIR: .* in use .*pid ${process.ppid}`));
-    expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.ppid));
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => holder.once('spawn', resolve));
+      writeFileSync(path.join(dir, LOCK_FILE), `${holder.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(ConfigError);
+      expect(() => lockDataDir(dir)).toThrow(new RegExp(`VERDICT_DATA_DIR: .* in use .*pid ${holder.pid}`));
+      expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(holder.pid));
+    } finally {
+      holder.kill();
+    }
   });
 
   it('when the process that held the folder is gone, then its lock is taken over', () => {
@@ -34,6 +40,20 @@ describe('lockDataDir', () => {
     const lock = lockDataDir(dir);
     expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
     lock.release();
+  });
+
+  it('when the pid in the lock now belongs to a program that is not Node, then the lock is taken over', async () => {
+    const dir = folder();
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => other.once('spawn', resolve));
+      writeFileSync(path.join(dir, LOCK_FILE), `${other.pid}\n`);
+      const lock = lockDataDir(dir);
+      expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+      lock.release();
+    } finally {
+      other.kill();
+    }
   });
 
   it('when another process took the folder over, then releasing leaves its lock alone', () => {
