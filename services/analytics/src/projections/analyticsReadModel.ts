@@ -41,21 +41,18 @@ export function testCaseIdOf(item: Pick<ResultItem, 'file' | 'titlePath'>): stri
 const TOTALS_COLUMNS = `executions, passed, failed, flaky, skipped, duration_sum, duration_max, last_at,
   last_run_id, last_outcome`;
 
+/** What the day and week tables count, and their latest execution, in the order both declare them. */
+const SUMMED_COLUMNS = `executions integer NOT NULL, passed integer NOT NULL, failed integer NOT NULL,
+     flaky integer NOT NULL, skipped integer NOT NULL, duration_sum double precision NOT NULL,
+     duration_max double precision NOT NULL, last_at timestamptz NOT NULL, last_run_id text NOT NULL`;
+
 /** A table of per-test-case totals by `period` (a day, or the Monday of a week). */
 const totalsTable = (s: string, table: string, period: 'day' | 'week') =>
   `CREATE TABLE IF NOT EXISTS ${s}.${table} (
      project_id text NOT NULL,
      ${period} date NOT NULL,
      case_id text NOT NULL,
-     executions integer NOT NULL,
-     passed integer NOT NULL,
-     failed integer NOT NULL,
-     flaky integer NOT NULL,
-     skipped integer NOT NULL,
-     duration_sum double precision NOT NULL,
-     duration_max double precision NOT NULL,
-     last_at timestamptz NOT NULL,
-     last_run_id text NOT NULL,
+     ${SUMMED_COLUMNS},
      last_outcome text NOT NULL,
      PRIMARY KEY (project_id, ${period}, case_id)
    )`;
@@ -127,15 +124,7 @@ function tableDefinitions(s: string): string[] {
        platform text NOT NULL,
        environment text NOT NULL,
        branch text NOT NULL,
-       executions integer NOT NULL,
-       passed integer NOT NULL,
-       failed integer NOT NULL,
-       flaky integer NOT NULL,
-       skipped integer NOT NULL,
-       duration_sum double precision NOT NULL,
-       duration_max double precision NOT NULL,
-       last_at timestamptz NOT NULL,
-       last_run_id text NOT NULL,
+       ${SUMMED_COLUMNS},
        last_duration double precision NOT NULL,
        last_outcome text NOT NULL,
        PRIMARY KEY (project_id, day, case_id, platform, environment, branch)
