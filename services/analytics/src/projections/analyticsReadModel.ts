@@ -6,7 +6,7 @@
  * day, `case_day_totals` over every platform, environment and branch of the day, and `case_week_totals`
  * the same per week), `new_failures` (failed executions whose previous execution in the same environment,
  * branch and platform passed, or that had none), `commit_conflicts` (failed executions of a test case that
- * also passed on the same commit) and `usage_hours` (executions per project and hour, for billing periods).
+ * also passed on the same commit in another run) and `usage_hours` (executions per project and hour, for billing periods).
  *
  * Invariants: base rows are upserts by natural key, an attempt counted once per execution. Derived counts
  * move by the difference between an execution's row before and after the batch (so an event applied twice
@@ -303,7 +303,7 @@ interface Change extends ExecutionKey {
   old_day: string | null;
   /** A later failed execution in its (case, environment, branch, platform): its new-failure status may change. */
   later_failed: boolean;
-  /** A failed execution of the same test case on the same commit: a pass here makes a commit conflict. */
+  /** A failed execution of the same test case on the same commit in another run: this pass makes a conflict. */
   failed_on_commit: boolean;
 }
 
@@ -369,7 +369,8 @@ async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Prom
        -- every project (a plan that grows with the table) to answer a thousand rows.
        w.commit_sha IS NOT NULL AND w.outcome IN ('passed', 'flaky') AND EXISTS (
          SELECT 1 FROM ${s}.case_runs l WHERE l.outcome = 'failed' AND l.project_id = w.project_id
-           AND l.case_id = w.case_id AND l.commit_sha = w.commit_sha OFFSET 0) AS failed_on_commit
+           AND l.case_id = w.case_id AND l.commit_sha = w.commit_sha AND l.run_id <> w.run_id
+           OFFSET 0) AS failed_on_commit
      FROM written w LEFT JOIN existing e USING (run_id, case_id, platform)`,
     [
       column('run_id'),
@@ -747,10 +748,11 @@ async function recomputeCommitConflicts(tx: SqlExecutor, s: string, keys: Execut
        SELECT * FROM ${s}.case_runs c WHERE c.project_id = d.project_id AND c.case_id = d.case_id
          AND c.commit_sha = d.commit_sha AND c.outcome = 'failed' OFFSET 0
      ) c
+     -- A pass in another run: a pass and a failure within one run (two platforms) are not a conflict.
      WHERE EXISTS (
        SELECT 1 FROM ${s}.runs r JOIN ${s}.case_runs p ON p.run_id = r.id AND p.case_id = d.case_id
        WHERE r.project_id = d.project_id AND r.commit_sha = d.commit_sha AND p.commit_sha = d.commit_sha
-         AND p.outcome IN ('passed', 'flaky'))
+         AND p.outcome IN ('passed', 'flaky') AND p.run_id <> c.run_id)
      ON CONFLICT DO NOTHING`,
     [json],
   );
