@@ -251,14 +251,16 @@ export const TestCaseDetail = TestCaseRecord.extend({
 });
 export type TestCaseDetail = z.infer<typeof TestCaseDetail>;
 
+/** Rates are percentages across the API (analytics too): 0 to 100, two decimals. */
+const RATE = 'Percentage of the recorded executions (0 to 100, two decimals); 0 without executions';
+
 export const SpecSummary = OutcomeStats.extend({
   file: z.string(),
   /** Test cases of the file. */
   testCount: z.number().int(),
-  /** Shares of all recorded executions (0 to 1, 4 decimals); 0 with no executions. */
-  passRate: z.number(),
-  failRate: z.number(),
-  flakyRate: z.number(),
+  passRate: z.number().describe(RATE),
+  failRate: z.number().describe(RATE),
+  flakyRate: z.number().describe(RATE),
 });
 export type SpecSummary = z.infer<typeof SpecSummary>;
 

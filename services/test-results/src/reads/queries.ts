@@ -426,8 +426,9 @@ export async function testCaseHistory(
   };
 }
 
+/** A percentage with two decimals, as the analytics rates are. */
 const rate = (part: number, whole: number): number =>
-  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+  whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100;
 
 /**
  * One page of the project's spec files: test cases per file and outcome counts over every execution.

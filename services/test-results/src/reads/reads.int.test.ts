@@ -497,11 +497,11 @@ describe('GET /{projectId}/specs', () => {
         failed: 2,
         flaky: 1,
         skipped: 1,
-        passRate: 0.3333,
-        failRate: 0.3333,
-        flakyRate: 0.1667,
+        passRate: 33.33,
+        failRate: 33.33,
+        flakyRate: 16.67,
       },
-      expect.objectContaining({ file: OTHER_FILE, testCount: 1, total: 1, passRate: 1 }),
+      expect.objectContaining({ file: OTHER_FILE, testCount: 1, total: 1, passRate: 100 }),
     ]);
     expect(response.body.pagination).toEqual({
       page: 1,
