@@ -80,6 +80,26 @@ function datePair(
   }
 }
 
+/**
+ * A pair of dates that `dateRange` overrides: checked (each a calendar day, both or neither, in order) only
+ * when no `dateRange` is sent, since a range that wins makes them irrelevant (spec §4.7, §4.10).
+ */
+function datesUnlessRange(
+  query: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  names: readonly [string, string],
+): void {
+  if (query.dateRange !== undefined) return;
+  for (const name of names) {
+    const value = query[name];
+    if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', path: [name], message: 'must be an ISO 8601 date such as 2026-03-01' });
+      return;
+    }
+  }
+  datePair(query, ctx, names);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Test case explorer (spec §4.6)
 
@@ -105,12 +125,11 @@ export const ExplorerQuery = z
     dateRange: AnalyticsDateRange.optional().describe(
       'Instead of days: 7d, 14d, 30d, 60d or 90d (wins over days)',
     ),
-    fromDate: AnalyticsIsoDate.optional().describe(
-      'Instead of days: ISO 8601 date, sent together with toDate',
-    ),
-    toDate: AnalyticsIsoDate.optional().describe(
-      'Instead of days: ISO 8601 date (inclusive), sent with fromDate',
-    ),
+    fromDate: z
+      .string()
+      .optional()
+      .describe('Instead of days: ISO 8601 date, sent together with toDate; ignored with dateRange'),
+    toDate: z.string().optional().describe('Instead of days: ISO 8601 date (inclusive), sent with fromDate'),
     search: Text.optional().describe('Case-insensitive substring of the full title or the spec file path'),
     sortBy: ExplorerSort.default('lastExecution'),
     order: ExplorerOrder.default('desc'),
@@ -119,7 +138,7 @@ export const ExplorerQuery = z
     testRunId: Text.optional().describe('Executions of this run only'),
     testRunIds: commaList('run ids').optional().describe('Comma-separated: executions of these runs only'),
   })
-  .superRefine((query, ctx) => datePair(query, ctx, ['fromDate', 'toDate']));
+  .superRefine((query, ctx) => datesUnlessRange(query, ctx, ['fromDate', 'toDate']));
 export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
 
 export const ExplorerLastRun = z.object({
@@ -137,7 +156,9 @@ export const ExplorerTestCase = z.object({
   title: z.string(),
   specName: z.string(),
   executions: z.number().int(),
-  platforms: z.array(z.string()),
+  platforms: z
+    .array(z.string())
+    .describe('Every platform the test case has run on, in name order (not narrowed by the window)'),
   failureRate: z.number(),
   flakyRate: z.number(),
   avgDuration: z.number(),
@@ -201,19 +222,7 @@ export const SummaryQuery = z
     if (query.environmentBranches !== undefined && query.environment === undefined) {
       ctx.addIssue({ code: 'custom', path: ['environmentBranches'], message: 'requires environment' });
     }
-    if (query.dateRange !== undefined) return;
-    for (const name of ['startDate', 'endDate'] as const) {
-      const value = query[name];
-      if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'must be an ISO 8601 date such as 2026-03-01',
-        });
-        return;
-      }
-    }
-    datePair(query, ctx, ['startDate', 'endDate']);
+    datesUnlessRange(query, ctx, ['startDate', 'endDate']);
   });
 export type SummaryQuery = z.infer<typeof SummaryQuery>;
 

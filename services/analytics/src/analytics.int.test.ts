@@ -429,6 +429,57 @@ describe.each(testDatabases())('analytics on $name', (database) => {
     });
   });
 
+  describe('flaky by commit, on a fixture of its own (project S)', () => {
+    // Commit s1, run s-1: K passed on firefox and failed on webkit (one run, two executions); L failed.
+    // Commit s1, run s-2: L passed. L failed and passed on one commit in different runs: flaky. K did not:
+    // its pass and its failure are one run's, on two platforms.
+    const S = 'project-s';
+    const K = { file: 'tests/k.spec.ts', title: ['K'] };
+    const L = { file: 'tests/l.spec.ts', title: ['L'] };
+    const run = (n: number, results: FixtureRun['results']): FixtureRun => ({
+      projectId: S,
+      runId: `s-${n}`,
+      counter: n,
+      branch: 'main',
+      environment: 'staging',
+      commit: 's1',
+      startedAt: `2026-03-09T1${n}:00:00.000Z`,
+      finishedAt: `2026-03-09T1${n}:05:00.000Z`,
+      status: null,
+      results,
+    });
+    const schema = uniqueName('an');
+
+    beforeAll(async () => {
+      const flakyByCommit = createAnalyticsModule(
+        { db, bus: createInProcessBus(), clock, logger: silentLogger() },
+        { internalSecret: secret, names: { ...names, readModelSchema: schema } },
+      );
+      await flakyByCommit.projectors.analytics.init();
+      const at = '2026-03-09T11:00:01.000Z';
+      for (const events of [
+        run(1, [
+          result(K.file, K.title, 'passed', 10, at, { project: 'firefox' }),
+          result(K.file, K.title, 'failed', 10, at, { project: 'webkit' }),
+          result(L.file, L.title, 'failed', 10, at),
+        ]),
+        run(2, [result(L.file, L.title, 'passed', 10, '2026-03-09T12:00:01.000Z')]),
+      ].map(runEvents))
+        await flakyByCommit.projectors.analytics.applyEvents([...events.lifecycle, ...events.results]);
+    });
+
+    it('when a test passed and failed on one commit only within one run, on two platforms, then it is not flaky', async () => {
+      const { uniqueFlakyTests, metrics } = await analyticsSummary(
+        { db, schema },
+        S,
+        SummaryQuery.parse({ dateRange: '7d' }),
+        new Date('2026-03-10T12:00:00.000Z'),
+      );
+      expect(uniqueFlakyTests.map((test) => test.filePath)).toEqual([L.file]);
+      expect(metrics.flaky).toEqual({ totalFlakyTestCases: 1, flakinessPercentage: 50 });
+    });
+  });
+
   describe('the test case explorer', () => {
     it('when asked with defaults, then pagination is inside data and appliedFilters echoes every field', async () => {
       const { status, body } = await get(`/${P}/test-case-explorer`);
@@ -449,7 +500,7 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         sortBy: 'lastExecution',
         sortBy2: null,
         order: 'desc',
-        order2: null,
+        order2: 'desc',
         testRunId: null,
         testRunIds: [],
       });
@@ -520,6 +571,19 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       }
     });
 
+    it('when dateRange is sent with fromDate and toDate, then dateRange wins and the dates are not even checked', async () => {
+      const { status, body } = await get(`/${P}/test-case-explorer?dateRange=7d&fromDate=bad&toDate=worse`);
+      expect(status).toBe(200);
+      expect(body.data.appliedFilters.dateRange).toBe('7d');
+      expect(body.data.testCases).toHaveLength(3);
+    });
+
+    it('when order2 is sent, then appliedFilters echoes it', async () => {
+      const { body } = await get(`/${P}/test-case-explorer?sortBy2=avgDuration&order2=asc`);
+      expect(body.data.appliedFilters).toMatchObject({ sortBy2: 'avgDuration', order2: 'asc' });
+      expect((await get(`/${P}/test-case-explorer?order2=asc`)).body.data.appliedFilters.order2).toBe('asc');
+    });
+
     it.each([
       ['limit=101', 'limit'],
       ['limit=0', 'limit'],
@@ -532,6 +596,8 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       ['tags=a,,b', 'tags'],
       ['fromDate=2026-03-01', 'toDate'],
       ['fromDate=2026-02-29&toDate=2026-03-05', 'fromDate'],
+      ['fromDate=2026-03-05&toDate=2026-03-01', 'toDate'],
+      ['fromDate=yesterday&toDate=2026-03-01', 'fromDate'],
       ['limit=5&limit=6', 'limit'],
     ])('when the explorer gets %s, then 400 VALIDATION_ERROR names %s', async (query, name) => {
       const { status, body } = await get(`/${P}/test-case-explorer?${query}`);

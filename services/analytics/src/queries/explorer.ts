@@ -194,7 +194,7 @@ export async function explore(
       sortBy: query.sortBy,
       sortBy2: query.sortBy2 ?? null,
       order: query.order,
-      order2: query.sortBy2 ? query.order2 : null,
+      order2: query.order2,
       testRunId: query.testRunId ?? null,
       testRunIds: query.testRunIds ?? [],
     },
