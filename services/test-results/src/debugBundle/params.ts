@@ -124,9 +124,13 @@ export function parseDebugBundleQuery(rawQuery: RawQuery): DebugBundleRequest {
   return buildRequest(scope, parsed);
 }
 
+/** A NUL reads as U+FFFD, as in every other query (PostgreSQL stores no NUL: an id with one is not found). */
+const withoutNul = (text: string) => text.replaceAll('\u0000', '\uFFFD');
+
 /**
- * The query of a URL as `parseDebugBundleQuery` wants it, a repeated parameter as an array. Reading the
- * raw URL makes rule 8 independent of how the framework's query parser folds `a=1&a=1`.
+ * The query of a URL as `parseDebugBundleQuery` wants it, a repeated parameter as an array, a name in the
+ * bracket form (`view[]`) as the name itself. Reading the raw URL makes rule 8 independent of how the
+ * framework's query parser folds `a=1&a=1`.
  *
  * @example rawQueryOf('/p1/debug-bundle?runId=r1&runId=r1') // { runId: ['r1', 'r1'] }
  */
@@ -135,7 +139,10 @@ export function rawQueryOf(url: string): RawQuery {
   // No prototype: a parameter named `__proto__` is then a plain key, not a prototype swap.
   const query = Object.create(null) as RawQuery;
   if (start === -1) return query;
-  for (const [name, value] of new URLSearchParams(url.slice(start + 1))) {
+  for (const [sentName, sentValue] of new URLSearchParams(url.slice(start + 1))) {
+    // `view[]=brief` is how qs-style clients write `view`: it is the parameter, so its rules apply to it.
+    const name = withoutNul(sentName.replace(/\[[^\]]*\]$/, ''));
+    const value = withoutNul(sentValue);
     const previous = query[name];
     if (previous === undefined) query[name] = value;
     else query[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];

@@ -226,6 +226,24 @@ describe('rawQueryOf', () => {
     expect({ ...rawQueryOf('/p/debug-bundle') }).toEqual({});
   });
 
+  it('when a value or a name holds a NUL (%00), then it reads as U+FFFD, as in every other query', () => {
+    expect({ ...rawQueryOf('/p/debug-bundle?runId=%00&a%00=1') }).toEqual({
+      runId: '\uFFFD',
+      'a\uFFFD': '1',
+    });
+  });
+
+  it('when a name has the bracket form of qs-style clients (view[]), then it is that parameter, its rules included', () => {
+    expect({ ...rawQueryOf('/p/debug-bundle?runId=r1&view[]=brief&suiteId%5B%5D=s') }).toEqual({
+      runId: 'r1',
+      view: 'brief',
+      suiteId: 's',
+    });
+    expectRejected(rawQueryOf('/p1/debug-bundle?runId=r1&view[]=brief'), 'view', 4);
+    expectRejected(rawQueryOf('/p1/debug-bundle?runId=r1&format[]=x'), 'format', 9);
+    expectRejected(rawQueryOf('/p1/debug-bundle?runId=r1&runId[]=r1'), 'runId', 8);
+  });
+
   it('when a parameter is named __proto__, then it is a plain key', () => {
     const query = rawQueryOf('/p?__proto__=x&runId=r1');
     expect(Object.getPrototypeOf(query)).toBeNull();

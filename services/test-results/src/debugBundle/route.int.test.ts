@@ -218,7 +218,8 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
     });
 
     it('when the run is unknown or of another project, then it answers 404 TEST_RUN_NOT_FOUND', async () => {
-      for (const runId of ['no-such-run', foreign]) {
+      // %00 reads as U+FFFD: an id PostgreSQL can look up, and does not find.
+      for (const runId of ['no-such-run', foreign, '%00']) {
         const response = await bundle(P1, `runId=${runId}`);
         expect(response.status).toBe(404);
         expect(response.body.error.code).toBe('TEST_RUN_NOT_FOUND');
@@ -265,9 +266,11 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
     });
 
     it('when the spec file did not run in the run, then it answers 404 TEST_SUITE_NOT_FOUND', async () => {
-      const response = await bundle(P1, `runId=${target}&suiteId=tests%2Fnope.spec.ts`);
-      expect(response.status).toBe(404);
-      expect(response.body.error.code).toBe('TEST_SUITE_NOT_FOUND');
+      for (const suiteId of ['tests%2Fnope.spec.ts', '%00', `${encodeURIComponent(CART)}%00`]) {
+        const response = await bundle(P1, `runId=${target}&suiteId=${suiteId}`);
+        expect(response.status).toBe(404);
+        expect(response.body.error.code).toBe('TEST_SUITE_NOT_FOUND');
+      }
     });
   });
 
@@ -350,6 +353,7 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
     it('when the case is unknown, of another project, or not in the run, then it answers 404 TEST_CASE_NOT_FOUND', async () => {
       const queries: [string, string][] = [
         [P1, 'caseId=no-such-case'],
+        [P1, 'caseId=%00'],
         [P2, `caseId=${breaksId}`],
         [P1, `caseId=${signsInId}&runId=${later}`],
       ];
