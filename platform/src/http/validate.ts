@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ValidationError } from '../errors';
 import { withoutNul } from './nul';
 
@@ -94,9 +94,32 @@ function repeatedParams(req: Request): string[] {
   return [...counts].filter(([, count]) => count > 1).map(([name]) => name);
 }
 
+/**
+ * `schema.safeParse`, where input nested deeper than the stack allows (steps inside steps a thousand
+ * levels down) is one issue, "is nested too deeply", rather than a RangeError and a 500. Recursive schemas
+ * descend the stack once a level; catching the overflow costs nothing on the input that fits.
+ *
+ * @example const parsed = safeParseNested(ResultItem, item);
+ */
+export function safeParseNested<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  params?: z.core.ParseContext<z.core.$ZodIssue>,
+): z.ZodSafeParseResult<T> {
+  try {
+    return schema.safeParse(input, params);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const issue: z.core.$ZodIssue = { code: 'custom', path: [], message: 'is nested too deeply', input };
+    return { success: false, error: new z.ZodError([issue]) as z.ZodError<T> };
+  }
+}
+
 function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: Where): z.output<S> {
   // Schema-level messages still win over this map (zod's precedence), so a contract can word its own.
-  const result = schema.safeParse(input, { error: (issue) => describeRawIssue(issue, where) });
+  const result = safeParseNested(schema as z.ZodType<z.output<S>>, input, {
+    error: (issue) => describeRawIssue(issue, where),
+  });
   if (!result.success) {
     throw new ValidationError(describeIssues(result.error.issues, where), {
       where,

@@ -338,6 +338,17 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
       expect(answer.body.error?.message).toContain(named);
     });
 
+    it('when customFields nest deeper than a parser can follow, then 400 VALIDATION_ERROR, not a 500', async () => {
+      const p = project();
+      await create(p);
+      // Written as text: JSON.stringify itself cannot follow 100,000 levels.
+      const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+      const answer = await p.patch('/manual-test-cases/TC-1', `{"customFields":{"x":${deep}}}`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error?.code).toBe('VALIDATION_ERROR');
+      expect(answer.body.error?.message).toContain('nested too deeply');
+    });
+
     it('when the case does not exist, then 404 NOT_FOUND', async () => {
       const answer = await project().patch('/manual-test-cases/TC-404', { title: 'x' });
       expect(answer.status).toBe(404);

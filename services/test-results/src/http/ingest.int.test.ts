@@ -123,6 +123,25 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(((await retry.json()) as { data: unknown }).data).toEqual({ accepted: 1, duplicates: 0 });
   });
 
+  it('when steps nest deeper than a parser can follow, then 400 names the item, not a 500', async () => {
+    const { run } = await startRun();
+    // Written as text: JSON.stringify itself cannot follow 20,000 levels.
+    const depth = 20_000;
+    const steps = `${'[{"title":"s","durationMs":1,"steps":'.repeat(depth)}[]${'}]'.repeat(depth)}`;
+    const deep = JSON.stringify({ ...realisticResult(1), steps: [] }).replace(
+      '"steps":[]',
+      `"steps":${steps}`,
+    );
+    const answer = await post(
+      `/${PROJECT}/test-runs/${run.id}/results`,
+      `{"results":[${JSON.stringify(realisticResult(0))},${deep}]}`,
+    );
+    expect(answer.status).toBe(400);
+    const body = ErrorEnvelope.parse(await answer.json());
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toBe('results[1]: is nested too deeply');
+  });
+
   it('when a run is finished, then a retried finish answers the same run and results get 409 RUN_FINISHED', async () => {
     const { run } = await startRun();
     const finished = await post(`/${PROJECT}/test-runs/${run.id}/finish`, {});

@@ -252,6 +252,13 @@ describe('Playwright JSON report', () => {
     expect(() => parsePlaywrightReport(badStart)).toThrow(
       /suites\[1\]\.specs\[0\]\.tests\[0\]\.results\[0\]\.startTime/,
     );
+    // Describe blocks nested deeper than a parser can follow: refused, not a stack overflow.
+    let suite: Record<string, unknown> = { title: 'deepest', specs: [] };
+    for (let depth = 0; depth < 20_000; depth += 1)
+      suite = { title: `d${depth}`, specs: [], suites: [suite] };
+    expect(() => parsePlaywrightReport({ ...(rawReport as object), suites: [suite] })).toThrow(
+      /Not a Playwright JSON report: \(document\): is nested too deeply/,
+    );
   });
 
   test('when the report has fields this importer does not know, then they are ignored', () => {

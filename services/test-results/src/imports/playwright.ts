@@ -1,5 +1,5 @@
 import type { ResultItem, ResultStatus, SourceLocation, TestError, TestStep } from '@verdict/contracts';
-import { ValidationError } from '@verdict/platform';
+import { ValidationError, safeParseNested } from '@verdict/platform';
 import { z } from 'zod';
 import {
   checkResultItems,
@@ -150,7 +150,7 @@ export interface PlaywrightImport {
  * @example const { run, results, attachments } = parsePlaywrightReport(JSON.parse(body));
  */
 export function parsePlaywrightReport(json: unknown): PlaywrightImport {
-  const parsed = PlaywrightReport.safeParse(json);
+  const parsed = safeParseNested(PlaywrightReport, json);
   if (!parsed.success) throw notAReport(parsed.error);
   const report = parsed.data;
   const runStartedAt = instant(report.stats.startTime);

@@ -1,5 +1,5 @@
 import { ResultItem } from '@verdict/contracts';
-import { ValidationError } from '@verdict/platform';
+import { ValidationError, safeParseNested } from '@verdict/platform';
 
 /**
  * What both importers share: text clipped to the contract's limits (real reports carry megabytes of logs
@@ -75,7 +75,7 @@ export function toIsoInstant(value: string): string | undefined {
 /** Checks every item against the contract, naming the first one that does not fit. */
 export function checkResultItems(items: readonly ResultItem[]): ResultItem[] {
   return items.map((item) => {
-    const parsed = ResultItem.safeParse(item);
+    const parsed = safeParseNested(ResultItem, item);
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
     const where = issue ? `${issue.path.join('.') || '(item)'}: ${issue.message}` : 'invalid';

@@ -5,7 +5,7 @@
  * its event id alone. Pure.
  */
 import { MAX_RESULTS_PER_BATCH, ResultItem, TestResultRecorded, resultKey } from '@verdict/contracts';
-import { ValidationError, describeIssues } from '@verdict/platform';
+import { ValidationError, describeIssues, safeParseNested } from '@verdict/platform';
 import { derivedId, type RunEvent } from './run';
 
 /** A refusal lists this many problems and counts the rest, so a batch of garbage gets a readable answer. */
@@ -16,7 +16,7 @@ type Issue = Parameters<typeof describeIssues>[0][number];
 function problemsOf(items: readonly unknown[]): Issue[] {
   const problems: Issue[] = [];
   items.forEach((item, index) => {
-    const parsed = ResultItem.safeParse(item);
+    const parsed = safeParseNested(ResultItem, item);
     if (parsed.success) return;
     for (const issue of parsed.error.issues)
       problems.push({ ...issue, path: ['results', index, ...issue.path] });
@@ -46,7 +46,7 @@ export function parseResults(input: unknown): ResultItem[] {
   }
   const parsed: ResultItem[] = [];
   for (const item of input) {
-    const result = ResultItem.safeParse(item);
+    const result = safeParseNested(ResultItem, item);
     // The first failure stops the fast path; the slow one then collects every problem of the batch.
     if (!result.success) throw refusal(problemsOf(input));
     parsed.push(result.data);
