@@ -35,6 +35,12 @@ export const DebugBundleQueryDoc = z.object({
     .max(128_000)
     .optional()
     .describe('Maximum length of the Markdown body; requires as=markdown'),
+  project: z
+    .string()
+    .optional()
+    .describe(
+      'Test scope: the platform (Playwright project) whose attempts to show; default the one where the test went worst in the run. Requires caseId (run and suite scopes list each failing platform as its own item).',
+    ),
 });
 
 /** The debug bundle endpoint (spec §4.2), served by the test-results service. */

@@ -22,6 +22,9 @@ import { BundleFormat, BundleView } from './types';
  *   value cannot be read.
  * - With caseId, suiteId is not needed (test scope wins); it is still subject to rule 2 and is otherwise
  *   not used.
+ * - `project` (not in the spec; a platform, as results name it) picks which platform's attempts the test
+ *   scope shows, since a test that ran on two platforms in one run has attempts on each. It requires
+ *   caseId: the run and suite scopes list every failing platform as its own item.
  */
 
 export const DEBUG_BUNDLE_DEFAULTS = { page: 1, limit: 10, view: 'full', as: 'json' } as const;
@@ -49,6 +52,7 @@ const KNOWN_PARAMETERS = [
   'page',
   'limit',
   'budgetChars',
+  'project',
 ] as const;
 type KnownParameter = (typeof KNOWN_PARAMETERS)[number];
 
@@ -85,6 +89,8 @@ export interface TestScopeRequest extends CommonRequest {
   runId?: string;
   /** 0-based; absent: the latest attempt. Check it with `resolveAttempt` once the attempts are known. */
   attempt?: number;
+  /** The platform whose attempts to show; absent: the one where the test went worst in the run. */
+  project?: string;
   view: BundleView;
 }
 
@@ -228,6 +234,7 @@ interface ParsedValues {
   page?: number;
   limit?: number;
   budgetChars?: number;
+  project?: string;
 }
 
 /** Each parameter sent once, parsed; an invalid one is reported and left out. */
@@ -250,6 +257,7 @@ function parseValues(arrivals: Record<KnownParameter, Arrival>, issues: QueryIss
       3,
       issues,
     ),
+    project: parseId('project', arrivals.project, issues),
   };
 }
 
@@ -326,6 +334,10 @@ function checkScopeRules(
   if (sent('attempt') && scope !== 'test') {
     issues.push({ parameter: 'attempt', rule: 5, message: 'attempt: requires caseId' });
   }
+  // Not in the spec's list: run and suite scopes list every platform, so a platform there would be ignored.
+  if (sent('project') && scope !== 'test') {
+    issues.push({ parameter: 'project', rule: null, message: 'project: requires caseId' });
+  }
 }
 
 /** Rule 4: the run scope has a single view. */
@@ -390,6 +402,7 @@ function buildRequest(scope: DebugBundleRequest['scope'], values: ParsedValues):
         caseId: required(values.caseId),
         ...(values.runId === undefined ? {} : { runId: values.runId }),
         ...(values.attempt === undefined ? {} : { attempt: values.attempt }),
+        ...(values.project === undefined ? {} : { project: values.project }),
         view,
         ...common,
       };

@@ -113,6 +113,14 @@ describe('parseDebugBundleQuery: the ten rejections of spec §4.2', () => {
     expectRejected({ runId: 'r1', view: 'headline' }, 'view', 4);
   });
 
+  it('when project is sent without caseId, then 400 VALIDATION_ERROR: run and suite scopes list every platform', () => {
+    expectRejected({ runId: 'r1', project: 'firefox' }, 'project', null);
+    expect(parseDebugBundleQuery({ caseId: 'c1', project: 'firefox' })).toMatchObject({
+      scope: 'test',
+      project: 'firefox',
+    });
+  });
+
   it('rule 5: when attempt is sent without caseId, then 400 VALIDATION_ERROR', () => {
     expectRejected({ runId: 'r1', attempt: '0' }, 'attempt', 5);
     expectRejected({ runId: 'r1', suiteId: 's1', attempt: '1' }, 'attempt', 5);

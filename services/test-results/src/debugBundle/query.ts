@@ -5,8 +5,10 @@
  * Decisions where the spec is silent:
  * - A suite is a spec file in a run, and `suiteId` is its path: the runs detail (`include=specs`) names
  *   spec files by path and nothing else, so the path is the id a client already has.
- * - A test case is (file, titlePath), whatever the platform (browser) it ran on. A bundle shows the
- *   platform where it went worst in the run (failed, then flaky, then passed, then skipped; ties by name).
+ * - A test case is (file, titlePath), whatever the platform (browser) it ran on. The run and suite scopes
+ *   list each failing platform of a test as its own item (same caseId, its `project`); the test scope shows
+ *   the platform asked for (`project`), else the one where it went worst in the run (failed, then flaky,
+ *   then passed, then skipped; ties by name).
  * - `alsoFailedIn` lists the other runs, among the project's 20 most recent, in which the test case
  *   failed (outcome `failed`; a flaky pass does not count), newest first: enough to tell a new failure
  *   from a recurring one without scanning the history.
@@ -231,8 +233,8 @@ interface FailingRow {
 }
 
 /**
- * The run's failed and flaky tests, one row per test case (its worst platform), failed first, then by
- * file and title. Steps (for the failure window) are read only when asked for, as they are the bulk.
+ * The run's failed and flaky tests, one row per test case and platform, failed first, then by file, title
+ * and platform. Steps (for the failure window) are read only when asked for, as they are the bulk.
  */
 async function failingTests(
   sources: BundleSources,
@@ -242,7 +244,7 @@ async function failingTests(
   const s = sources.schema;
   const { rows } = await sources.db.query<FailingRow>(
     `SELECT * FROM (
-       SELECT DISTINCT ON (t.test_case_id) t.test_case_id, t.file, t.project, t.outcome, t.attempts,
+       SELECT t.test_case_id, t.file, t.project, t.outcome, t.attempts,
          c.title, c.title_path, last.status AS last_status, last.duration_ms AS last_duration,
          last.location, failed.error, ${withSteps ? 'failed.steps' : 'NULL::jsonb'} AS steps
        FROM ${s}.run_tests t
@@ -259,7 +261,6 @@ async function failingTests(
          ORDER BY r.attempt DESC LIMIT 1
        ) failed ON true
        WHERE t.run_id = $1 AND t.outcome IN ('failed', 'flaky') AND ($2::text IS NULL OR t.file = $2)
-       ORDER BY t.test_case_id, (t.outcome = 'failed') DESC, t.project
      ) failing
      ORDER BY (outcome = 'failed') DESC, file, title_path, project`,
     [runId, file ?? null],
@@ -434,32 +435,41 @@ async function loadCase(sources: BundleSources, projectId: string, caseId: strin
   return testCase;
 }
 
-/** The run the test scope shows: the one asked for, else the latest run (by start) that ran the case. */
+/**
+ * The run the test scope shows: the one asked for, else the latest run (by start) that ran the case (on
+ * the platform asked for).
+ */
 async function runOfCase(
   sources: BundleSources,
   projectId: string,
   caseId: string,
-  runId: string | undefined,
+  { runId, project }: Pick<TestScopeRequest, 'runId' | 'project'>,
 ): Promise<RunRow> {
   if (runId !== undefined) return loadRun(sources, projectId, runId);
   const { rows } = await sources.db.query<{ run_id: string }>(
     `SELECT t.run_id FROM ${sources.schema}.run_tests t
      JOIN ${sources.schema}.runs r ON r.id = t.run_id AND r.project_id = t.project_id
-     WHERE t.project_id = $1 AND t.test_case_id = $2
+     WHERE t.project_id = $1 AND t.test_case_id = $2 AND ($3::text IS NULL OR t.project = $3)
      ORDER BY r.started_at DESC, r.id DESC LIMIT 1`,
-    [projectId, caseId],
+    [projectId, caseId, project ?? null],
   );
   const latest = rows[0];
   if (!latest) throw new NotFoundError(`Test case ${caseId} has no run`, 'TEST_CASE_NOT_FOUND');
   return loadRun(sources, projectId, latest.run_id);
 }
 
-/** Every attempt of the case in the run, on its worst platform, in attempt order. */
-async function attemptsOf(sources: BundleSources, runId: string, caseId: string): Promise<ResultRow[]> {
+/** Every attempt of the case in the run, on the platform asked for or its worst, in attempt order. */
+async function attemptsOf(
+  sources: BundleSources,
+  runId: string,
+  caseId: string,
+  project: string | undefined,
+): Promise<ResultRow[]> {
   const s = sources.schema;
   const { rows } = await sources.db.query<ResultRow>(
     `WITH platform AS (
-       SELECT project, outcome FROM ${s}.run_tests WHERE run_id = $1 AND test_case_id = $2
+       SELECT project, outcome FROM ${s}.run_tests
+       WHERE run_id = $1 AND test_case_id = $2 AND ($3::text IS NULL OR project = $3)
        ORDER BY array_position(ARRAY['failed', 'flaky', 'passed', 'skipped'], outcome), project LIMIT 1
      )
      SELECT r.project, p.outcome, r.status, r.duration_ms, r.started_at, r.error, r.steps, r.stdout, r.stderr,
@@ -467,7 +477,7 @@ async function attemptsOf(sources: BundleSources, runId: string, caseId: string)
      FROM ${s}.results r JOIN platform p ON p.project = r.project
      WHERE r.run_id = $1 AND r.test_case_id = $2
      ORDER BY r.attempt`,
-    [runId, caseId],
+    [runId, caseId, project ?? null],
   );
   return rows;
 }
@@ -569,13 +579,17 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow): BundleTest {
 export async function testBundle(
   sources: BundleSources,
   projectId: string,
-  request: Pick<TestScopeRequest, 'caseId' | 'runId' | 'attempt'>,
+  request: Pick<TestScopeRequest, 'caseId' | 'runId' | 'attempt' | 'project'>,
 ): Promise<TestBundle> {
   const testCase = await loadCase(sources, projectId, request.caseId);
-  const run = await runOfCase(sources, projectId, testCase.id, request.runId);
-  const attempts = await attemptsOf(sources, run.id, testCase.id);
+  const run = await runOfCase(sources, projectId, testCase.id, request);
+  const attempts = await attemptsOf(sources, run.id, testCase.id, request.project);
   if (attempts.length === 0) {
-    throw new NotFoundError(`Test case ${testCase.id} did not run in run ${run.id}`, 'TEST_CASE_NOT_FOUND');
+    const on = request.project === undefined ? '' : ` on project ${JSON.stringify(request.project)}`;
+    throw new NotFoundError(
+      `Test case ${testCase.id} did not run${on} in run ${run.id}`,
+      'TEST_CASE_NOT_FOUND',
+    );
   }
   const selected = resolveAttempt(request.attempt, attempts.length);
   const result = attempts[selected] as ResultRow;

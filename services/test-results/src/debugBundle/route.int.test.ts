@@ -167,15 +167,23 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
   });
 
   describe('debug bundle, run scope', () => {
-    it('when a run is asked for, then its failing tests come one per case, failed first, with pagination beside data', async () => {
+    it('when a run is asked for, then its failing tests come one per case and platform, failed first, with pagination beside data', async () => {
       const response = await bundle(P1, `runId=${target}`);
       expect(response.status).toBe(200);
       const body = DebugBundleEnvelope.parse(response.body);
       const data = RunBundle.parse(body.data);
       expect(data.runStatus).toBe('failed');
-      expect(data.items.map((item) => item.caseId)).toEqual([breaksId, signsInId, retriesId]);
+      // breaks failed on chromium and on firefox: two items, one per platform.
+      expect(data.items.map((item) => [item.caseId, item.project])).toEqual([
+        [breaksId, 'chromium'],
+        [breaksId, 'firefox'],
+        [signsInId, 'chromium'],
+        [retriesId, 'chromium'],
+      ]);
       expect(data.items[0]).toMatchObject({ project: 'chromium', outcome: 'failed', attempts: 2, line: 10 });
-      expect(data.items[2]).toMatchObject({ outcome: 'flaky', status: 'passed' });
+      expect(data.items[1]).toMatchObject({ project: 'firefox', outcome: 'failed', attempts: 1 });
+      expect(data.items[1]?.retryCommand).toContain('--project=firefox');
+      expect(data.items[3]).toMatchObject({ outcome: 'flaky', status: 'passed' });
       expect(data.suites.map((suite) => [suite.suiteId, suite.stats.failed])).toEqual([
         [CART, 2],
         [LOGIN, 1],
@@ -190,7 +198,7 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
       expect(response.body.pagination).toEqual({
         page: 1,
         limit: 10,
-        total: 3,
+        total: 4,
         hasNext: false,
         hasPrev: false,
       });
@@ -204,14 +212,17 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
       expect(data.items.find((item) => item.caseId === signsInId)?.alsoFailedIn).toEqual([]);
     });
 
-    it('when page 2 of limit 2 is asked for, then it holds the last failing test and says there is a page before', async () => {
+    it('when page 2 of limit 2 is asked for, then it holds the last failing tests and says there is a page before', async () => {
       const response = await bundle(P1, `runId=${target}&page=2&limit=2`);
       expect(response.status).toBe(200);
-      expect(response.body.data.items.map((item: { caseId: string }) => item.caseId)).toEqual([retriesId]);
+      expect(response.body.data.items.map((item: { caseId: string }) => item.caseId)).toEqual([
+        signsInId,
+        retriesId,
+      ]);
       expect(response.body.pagination).toEqual({
         page: 2,
         limit: 2,
-        total: 3,
+        total: 4,
         hasNext: false,
         hasPrev: true,
       });
@@ -238,7 +249,11 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
         stats: { total: 4, failed: 2, flaky: 1 },
       });
       expect(data.suiteStatus).toBe('failed');
-      expect(data.items.map((item) => item.caseId)).toEqual([breaksId, retriesId]);
+      expect(data.items.map((item) => [item.caseId, item.project])).toEqual([
+        [breaksId, 'chromium'],
+        [breaksId, 'firefox'],
+        [retriesId, 'chromium'],
+      ]);
       expect(data.items[0]?.failureWindow?.failed?.title).toBe('expect total');
       expect(data.items[0]?.failureWindow?.before.map((step) => step.title)).toEqual([
         'open cart',
@@ -248,7 +263,7 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
       expect(response.body.pagination).toEqual({
         page: 1,
         limit: 10,
-        total: 2,
+        total: 3,
         hasNext: false,
         hasPrev: false,
       });
@@ -261,7 +276,7 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
         expect(response.body.data.meta.view).toBe(view);
         expect(
           response.body.data.items.map((item: { failureWindow: unknown }) => item.failureWindow),
-        ).toEqual([null, null]);
+        ).toEqual([null, null, null]);
       }
     });
 
@@ -275,6 +290,18 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
   });
 
   describe('debug bundle, test scope', () => {
+    it("when project names a platform, then the attempts shown are that platform's", async () => {
+      const response = await bundle(P1, `caseId=${breaksId}&runId=${target}&project=firefox`);
+      expect(response.status).toBe(200);
+      const data = TestBundle.parse(response.body.data);
+      expect(data.test).toMatchObject({ caseId: breaksId, project: 'firefox', outcome: 'failed' });
+      expect(data.meta).toMatchObject({ attempt: 0, attempts: 1 });
+      expect(data.links.retryCommand).toContain('--project=firefox');
+      const unknown = await bundle(P1, `caseId=${breaksId}&runId=${target}&project=webkit`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe('TEST_CASE_NOT_FOUND');
+    });
+
     it('when a case and run are asked for, then the latest attempt comes with its error, steps, output and signed artifacts, unpaginated', async () => {
       const response = await bundle(P1, `caseId=${breaksId}&runId=${target}`);
       expect(response.status).toBe(200);

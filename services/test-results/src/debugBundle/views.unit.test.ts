@@ -221,6 +221,7 @@ describe('schemas', () => {
       'page',
       'limit',
       'budgetChars',
+      'project',
     ]);
     expect(query.properties.page?.type).toBe('integer');
     expect(query.required ?? []).toEqual([]);
