@@ -153,7 +153,7 @@ export function retryCommandForTests(
   framework: string | null | undefined,
   targets: readonly RetryTarget[],
 ): string {
-  const runner = runnerOf(framework, targets[0]?.file);
+  const runner = runnerOf(framework, targets[0]);
   switch (runner) {
     case 'playwright':
       return playwrightCommand(targets);
@@ -175,15 +175,19 @@ export function retryCommandForTests(
 /**
  * The runner behind a framework name, else what the file's extension says for sure. `junit` names a
  * report format, not a runner (pytest and go write it too), so the file decides first; a JUnit report
- * whose file is neither Python, Go nor JavaScript is taken for Java, where it is most common.
+ * whose file is neither Python, Go nor JavaScript is taken for Java, where it is most common. Without a
+ * framework, a JavaScript or TypeScript test with a `project` is Playwright's: projects are its notion.
  */
-function runnerOf(framework: string | null | undefined, file: string | undefined): Runner {
+function runnerOf(framework: string | null | undefined, target: RetryTarget | undefined): Runner {
   const name = (framework ?? '').toLowerCase();
+  const file = target?.file;
   const byName = runnerByName(name);
   if (byName !== undefined) return byName;
   const byFile = file === undefined ? undefined : runnerByFile(file);
   if (byFile !== undefined) return byFile;
-  if (name.includes('junit') && !/\.[cm]?[jt]sx?$/.test(file ?? '')) return 'maven';
+  const javaScript = /\.[cm]?[jt]sx?$/.test(file ?? '');
+  if (name.includes('junit') && !javaScript) return 'maven';
+  if (name === '' && javaScript && target?.project) return 'playwright';
   return 'unknown';
 }
 
@@ -237,7 +241,7 @@ function mavenCommand(targets: readonly RetryTarget[]): string {
   for (const target of targets) {
     const path = target.titlePath ?? [];
     const className = simpleClassName(
-      path.length > 1 ? (path[path.length - 2] ?? '') : fileStem(target.file),
+      path.length > 1 ? (path[path.length - 2] ?? '') : javaClassOfFile(target.file),
     );
     const methods = methodsByClass.get(className) ?? [];
     const method = path.length > 0 ? (path[path.length - 1] ?? '').replace(/\(.*\)$/, '') : '';
@@ -266,10 +270,15 @@ function goCommand(targets: readonly RetryTarget[]): string {
   return command(['go', 'test', ...run, ...packages]);
 }
 
-/** `TestA/sub case` → ['TestA', 'sub_case']. */
+/**
+ * `['TestA/sub case']` or `['TestA', 'sub case']` (gotestsum's name split at its slashes) →
+ * ['TestA', 'sub_case']: every title is a level of the test's name.
+ */
 function goTestLevels(titlePath: readonly string[]): string[] {
-  const last = titlePath[titlePath.length - 1] ?? '';
-  return last.split('/').map((level) => level.replace(/\s/g, '_'));
+  return titlePath
+    .join('/')
+    .split('/')
+    .map((level) => level.replace(/\s/g, '_'));
 }
 
 /** `pkg/foo/foo_test.go` → `./pkg/foo`; an import path (go-junit-report's classname) stays as it is. */
@@ -304,10 +313,13 @@ function simpleClassName(name: string): string {
   return name.slice(name.lastIndexOf('.') + 1);
 }
 
-function fileStem(file: string): string {
+/**
+ * The class a Java test file holds: `src/test/java/com/acme/LoginTest.java` → `LoginTest`; a file that is a
+ * class name (Surefire's report names no path) is that class: `com.acme.LoginTest` → `LoginTest`.
+ */
+function javaClassOfFile(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  const dot = base.indexOf('.');
-  return dot === -1 ? base : base.slice(0, dot);
+  return simpleClassName(base.replace(/\.(?:java|kt)$/, ''));
 }
 
 /** A regex matching exactly `text`. */

@@ -189,6 +189,27 @@ describe('retryCommand', () => {
     );
   });
 
+  it('when Surefire names the file by its dotted class, then -Dtest gets the class, not its first package', () => {
+    expect(retryCommand({ framework: 'junit', file: 'com.acme.FooTest', titlePath: ['brokenTest'] })).toBe(
+      "mvn '-Dtest=FooTest#brokenTest' test",
+    );
+  });
+
+  it('when gotestsum splits a subtest into titles, then -run still anchors every level', () => {
+    expect(
+      retryCommand({ framework: 'go', file: 'github.com/acme/pkg/math', titlePath: ['TestAdd', 'sub_case'] }),
+    ).toBe("go test -run '^TestAdd$/^sub_case$' github.com/acme/pkg/math");
+  });
+
+  it('when no framework is reported but a TypeScript test ran on a project, then Playwright reruns it', () => {
+    expect(
+      retryCommand({ framework: null, file: 'a.spec.ts', line: 4, project: 'chromium', titlePath: ['x'] }),
+    ).toBe('npx playwright test a.spec.ts:4 --project=chromium');
+    expect(retryCommand({ framework: null, file: 'a.spec.ts', titlePath: ['x'] }).startsWith('# ')).toBe(
+      true,
+    );
+  });
+
   it('when the framework is the JUnit report format, then the file tells which runner wrote it', () => {
     expect(retryCommand({ framework: 'junit', file: 'tests/test_a.py', titlePath: ['test_b'] })).toBe(
       'pytest tests/test_a.py::test_b',
