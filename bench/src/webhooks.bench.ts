@@ -234,7 +234,7 @@ export async function benchWebhooks(options: {
         headers: { 'content-type': 'application/json', [INTERNAL_IDENTITY_HEADER]: token },
         body: JSON.stringify({ url: hookUrl, events: ['run.finished'] }),
       });
-      if (response.status !== 201) throw new Error(`subscription refused: ${response.status}`);
+      if (response.status !== 200) throw new Error(`subscription refused: ${response.status}`);
     }
   }
 

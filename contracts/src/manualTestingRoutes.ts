@@ -43,6 +43,11 @@ import {
 const TAG = 'Manual Tests';
 const ok = (schema: z.ZodType) => ({ 200: { description: 'OK', schema } });
 const created = (schema: z.ZodType) => ({ 201: { description: 'Created', schema } });
+/**
+ * A creation API.md states no status for answers 200: spec §4, "Unless stated otherwise, success is HTTP
+ * 200 with the envelope". API.md states 201 for cases and runs only.
+ */
+const createdOk = (schema: z.ZodType) => ({ 200: { description: 'Created', schema } });
 
 /** Every route of the manual-testing service (spec §4.3–§4.5, API.md "Manual testing"). */
 export const manualTestingRoutes: RouteSpec[] = [
@@ -107,7 +112,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ManualCasePath,
     bodyContentTypes: ['multipart/form-data'],
-    responses: created(CaseAttachmentResponse),
+    responses: createdOk(CaseAttachmentResponse),
   },
   {
     method: 'get',
@@ -127,7 +132,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ManualProjectPath,
     body: CreateSuiteRequest,
-    responses: created(ManualSuiteResponse),
+    responses: createdOk(ManualSuiteResponse),
   },
   {
     method: 'get',
@@ -217,7 +222,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ManualProjectPath,
     body: CreateReleaseRequest,
-    responses: created(ReleaseResponse),
+    responses: createdOk(ReleaseResponse),
   },
   {
     method: 'get',
@@ -256,7 +261,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ManualProjectPath,
     body: CreateSessionRequest,
-    responses: created(SessionResponse),
+    responses: createdOk(SessionResponse),
   },
   {
     method: 'get',

@@ -72,7 +72,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     security: 'bearer',
     params: RunPath,
     body: AddCoverageRequest,
-    responses: { 201: { description: 'Recorded', schema: successEnvelope(CoverageReport) } },
+    responses: { 200: { description: 'Recorded', schema: successEnvelope(CoverageReport) } },
   },
   {
     method: 'post',

@@ -204,7 +204,7 @@ export const webhookRoutes: RouteSpec[] = [
     security: 'bearer',
     params: WebhooksPath,
     body: CreateWebhookRequest,
-    responses: { 201: { description: 'Created', schema: successEnvelope(CreatedWebhook) } },
+    responses: { 200: { description: 'Created', schema: successEnvelope(CreatedWebhook) } },
   },
   {
     method: 'get',

@@ -97,7 +97,7 @@ describe('manual testing through the gateway (npm start)', () => {
         headers: { authorization: `Bearer ${token}` },
         body: form,
       });
-      expect(upload.status).toBe(201);
+      expect(upload.status).toBe(200);
       const attachment = ((await upload.json()) as { data: { blobUrl: string; fileSize: number } }).data;
       expect(attachment.fileSize).toBe(16);
       const download = await fetch(

@@ -108,7 +108,7 @@ describe('webhooks through the gateway (npm start)', () => {
         events: ['run.started', 'run.finished'],
         description: 'e2e receiver',
       });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const secret = created.body.data.secret as string;
       expect(secret).toMatch(/^whsec_/);
       const listed = await call('GET', `${api}/webhooks`, ownerToken);

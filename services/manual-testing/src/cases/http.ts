@@ -230,7 +230,7 @@ export function caseRoutes(deps: RouteDeps): ApiRoute[] {
         }
         const detail = await detailOf(read, projectId, caseId);
         const attachment = detail.attachments.find((a) => a._id === attachmentId);
-        sendData(res, attachment, 201);
+        sendData(res, attachment);
       },
     ],
   };

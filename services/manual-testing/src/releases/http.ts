@@ -70,7 +70,7 @@ export function releaseRoutes(deps: RouteDeps): ApiRoute[] {
           },
           contextOf(req, projectId),
         );
-        sendData(res, await detailOf(read, projectId, releaseId), 201);
+        sendData(res, await detailOf(read, projectId, releaseId));
       },
     ],
     'get /{projectId}/releases/{releaseId}': [

@@ -301,14 +301,14 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
   });
 
   describe('releases (spec §4.5)', () => {
-    it('when a release is created, then 201 with MS-1; it reads by _id and MS-<n>; a missing one is 404', async () => {
+    it('when a release is created, then 200 (spec §4: no other status is stated) with MS-1; it reads by _id and MS-<n>; a missing one is 404', async () => {
       const p = project();
       const created = await p.post('/releases', {
         name: '2.0',
         startDate: '2026-01-01',
         dueDate: '2026-02-01',
       });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       expect(created.body.data).toMatchObject({
         releaseId: 'MS-1',
         name: '2.0',

@@ -99,7 +99,7 @@ export function sessionRoutes(deps: RouteDeps): ApiRoute[] {
           },
           contextOf(req, projectId),
         );
-        sendData(res, await detailOf(read, projectId, sessionId), 201);
+        sendData(res, await detailOf(read, projectId, sessionId));
       },
     ],
     'get /{projectId}/sessions/{sessionId}': [

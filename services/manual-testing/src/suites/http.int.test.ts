@@ -26,6 +26,12 @@ describe.each(testDatabases())('manual suites and sessions on $name', (database)
   }
 
   describe('suites', () => {
+    it('when a suite is created, then 200 (spec §4: no other status is stated) with the suite', async () => {
+      const created = await project().post('/manual-suites', { name: 'Shop' });
+      expect(created.status).toBe(200);
+      expect(created.body.data).toMatchObject({ name: 'Shop' });
+    });
+
     it('when suites are nested, then each shows its path from the root and its case count', async () => {
       const p = project();
       const root = (await p.post('/manual-suites', { name: 'Shop', description: 'All of it' })).body.data;
@@ -94,7 +100,7 @@ describe.each(testDatabases())('manual suites and sessions on $name', (database)
   });
 
   describe('sessions', () => {
-    it('when a session is created, then 201, planned, with its charter, findings and assignee', async () => {
+    it('when a session is created, then 200 (spec §4: no other status is stated), planned, with its charter, findings and assignee', async () => {
       const p = project();
       const created = await p.post('/sessions', {
         charter: 'Explore checkout with expired cards',
@@ -104,7 +110,7 @@ describe.each(testDatabases())('manual suites and sessions on $name', (database)
         ],
         assigneeUserId: TESTER.email,
       });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       expect(created.body.data).toMatchObject({
         charter: 'Explore checkout with expired cards',
         status: 'planned',

@@ -74,7 +74,7 @@ export function suiteRoutes(deps: RouteDeps): ApiRoute[] {
           },
           contextOf(req, projectId),
         );
-        sendData(res, await requireSuite(read, projectId, suiteId), 201);
+        sendData(res, await requireSuite(read, projectId, suiteId));
       },
     ],
     'get /{projectId}/manual-suites/{suiteId}': [

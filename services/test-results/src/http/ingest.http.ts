@@ -208,7 +208,7 @@ export function ingestRoutes(options: IngestRoutesOptions): ApiRoute[] {
           parseBody(AddCoverageRequest, req),
           contextOf(req),
         );
-        sendData(res, coverage, 201);
+        sendData(res, coverage);
       },
     ],
     'post /{projectId}/test-runs/{runId}/finish': [

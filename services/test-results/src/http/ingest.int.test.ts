@@ -220,7 +220,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('content type');
   });
 
-  it('when coverage is added, then 201 with the report', async () => {
+  it('when coverage is added, then 200 with the report (spec §4: API.md states no other status)', async () => {
     const { run } = await startRun();
     const coverage = {
       lines: { total: 10, covered: 8 },
@@ -229,7 +229,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       branches: { total: 6, covered: 3 },
     };
     const answer = await post(`/${PROJECT}/test-runs/${run.id}/coverage`, coverage);
-    expect(answer.status).toBe(201);
+    expect(answer.status).toBe(200);
   });
 
   it('when a run of this project does not exist, then 404 NOT_FOUND', async () => {

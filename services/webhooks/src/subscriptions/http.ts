@@ -13,7 +13,6 @@ import {
   parseBody,
   parseParams,
   parseQuery,
-  sendCreated,
   sendData,
   sendList,
   type ApiRoute,
@@ -48,8 +47,8 @@ export function webhookHttpRoutes(subscriptions: Subscriptions): ApiRoute[] {
     'post /{projectId}/webhooks': async (req, res) => {
       const projectId = projectOf(req, res, true);
       const body = parseBody(CreateWebhookRequest, req);
-      const created = await subscriptions.create(projectId, body);
-      sendCreated(res, created);
+      // Spec §4: "Unless stated otherwise, success is HTTP 200", and §4.9 states nothing else for create.
+      sendData(res, await subscriptions.create(projectId, body));
     },
     'get /{projectId}/webhooks/{webhookId}': async (req, res) => {
       const projectId = projectOf(req, res, false);

@@ -39,10 +39,10 @@ describe.each(testDatabases())('webhook subscriptions on $name', (database) => {
 
   const project = () => `p-${Math.random().toString(36).slice(2, 10)}`;
 
-  it('when an owner creates a subscription, then 201 with its fields and a whsec_ secret, active and no failures', async () => {
+  it('when an owner creates a subscription, then 200 (spec §4: §4.9 states no other status) with its fields and a whsec_ secret, active and no failures', async () => {
     const p = project();
     const { status, body } = await harness.call('post', `/${p}/webhooks`, { body: CREATE });
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     expect(body.success).toBe(true);
     expect(body.data).toMatchObject({
       projectId: p,
@@ -87,7 +87,7 @@ describe.each(testDatabases())('webhook subscriptions on $name', (database) => {
     const { status, body } = await harness.call('post', `/${project()}/webhooks`, {
       body: { url: CREATE.url, events: ['run.started', 'run.finished'] },
     });
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     expect(body.data.conditions).toEqual({ outcome: 'any' });
     expect(body.data.description).toBe('');
     expect(body.data.events).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
@@ -134,11 +134,11 @@ describe.each(testDatabases())('webhook subscriptions on $name', (database) => {
     },
   );
 
-  it('when create points at a host that does not resolve now, then 201: each delivery checks the address again', async () => {
+  it('when create points at a host that does not resolve now, then 200: each delivery checks the address again', async () => {
     const { status, body } = await harness.call('post', `/${project()}/webhooks`, {
       body: { ...CREATE, url: 'https://nowhere.example/x' },
     });
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     expect(body.data.url).toBe('https://nowhere.example/x');
   });
 
@@ -292,7 +292,7 @@ describe.each(testDatabases())('webhook subscriptions on $name', (database) => {
       const created = await harness.call('post', `/${p}/webhooks`, {
         body: { ...CREATE, events: ['run.started'] },
       });
-      expect(created.status).toBe(201);
+      expect(created.status).toBe(200);
       const patch = await harness.call('patch', `/${p}/webhooks/${created.body.data.id}`, {
         body: { events: ['RUN_STARTED'] },
       });
