@@ -47,7 +47,7 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     body: Record<string, unknown>,
   ): Promise<{ id: string; secret: string }> {
     const { status, body: answer } = await on.call('post', `/${projectId}/webhooks`, { body });
-    expect(status).toBe(201);
+    expect(status).toBe(200);
     return { id: answer.data.id, secret: answer.data.secret };
   }
   /** The attempts made so far (not the pending one), newest first. */
@@ -287,6 +287,38 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     });
     expect(succeeded).toHaveLength(1);
     expect(succeeded[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null });
+  });
+
+  it('when a subscription is paused while an attempt is in flight, then that attempt is still recorded and no retry is announced', async () => {
+    const p = project();
+    const r = await receiver();
+    // The first delivery fails at once and waits for its retry; the second is held by the receiver.
+    r.respond = (index) => (index === 0 ? { status: 500 } : { status: 500, delayMs: 1_000 });
+    const { id } = await subscribe(harness, p, { url: r.url, events: ['run.finished'] });
+    await publish(bus, harness.topic, runEvents(p).all);
+    await attempts(harness, p, id, 1);
+    await publish(bus, harness.topic, runEvents(p).all);
+    await r.waitFor(2);
+    const paused = await harness.call('patch', `/${p}/webhooks/${id}`, { body: { active: false } });
+    expect(paused.status).toBe(200);
+    const made = (await attempts(harness, p, id, 2)) as {
+      attempt: number;
+      status: string;
+      nextAttemptAt: unknown;
+    }[];
+    expect(made).toHaveLength(2);
+    expect(made.map(({ attempt, status, nextAttemptAt }) => ({ attempt, status, nextAttemptAt }))).toEqual([
+      { attempt: 1, status: 'failed', nextAttemptAt: null },
+      { attempt: 1, status: 'failed', nextAttemptAt: null },
+    ]);
+    // Nothing is retried, not even once the first retry would have been due.
+    clock.advance(DELAYS[0] ?? 0);
+    harness.module.dispatcher.notify();
+    await settle();
+    expect(r.received).toHaveLength(2);
+    expect((await harness.call('get', `/${p}/webhooks/${id}/deliveries?status=pending`)).body.data).toEqual(
+      [],
+    );
   });
 
   it('when a delivery succeeds after failed ones, then the count of failed deliveries goes back to 0', async () => {

@@ -170,12 +170,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const nextAttemptAt = retry ? new Date(now.getTime() + (options.retryDelaysMs[number - 1] ?? 0)) : null;
     const status = outcome.ok ? 'succeeded' : retry ? 'pending' : 'failed';
     await db.transaction(async (tx) => {
-      const { rowCount } = await tx.query(
-        `UPDATE ${schema}.deliveries SET status = $3, attempts = $4, next_attempt_at = $5, lease = NULL
-         WHERE id = $1 AND lease = $2`,
+      // Dropped while in flight (its subscription paused or disabled meanwhile): the attempt is recorded,
+      // and nothing follows it.
+      const { rows } = await tx.query<{ dropped: boolean }>(
+        `UPDATE ${schema}.deliveries SET attempts = $4, lease = NULL,
+           status = CASE WHEN status = 'dropped' THEN status ELSE $3 END,
+           next_attempt_at = CASE WHEN status = 'dropped' THEN NULL ELSE $5::timestamptz END
+         WHERE id = $1 AND lease = $2
+         RETURNING status = 'dropped' AS dropped`,
         [delivery.id, delivery.lease, status, number, nextAttemptAt],
       );
-      if (rowCount === 0) {
+      const recorded = rows[0];
+      if (recorded === undefined) {
         logger.warn({ deliveryId: delivery.id }, 'lease lost before the attempt was recorded');
         return;
       }
@@ -194,10 +200,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           outcome.responseTimeMs,
           outcome.error,
           now,
-          nextAttemptAt,
+          recorded.dropped ? null : nextAttemptAt,
         ],
       );
-      if (status !== 'pending') await countOutcome(tx, delivery.subscription_id, outcome.ok, now);
+      if (status !== 'pending' && !recorded.dropped) {
+        await countOutcome(tx, delivery.subscription_id, outcome.ok, now);
+      }
     });
     logAttempt(delivery, outcome);
   }

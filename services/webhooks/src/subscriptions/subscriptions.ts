@@ -269,15 +269,24 @@ function attemptOf(row: AttemptRow, webhookId: string): WebhookDeliveryAttempt {
   };
 }
 
-/** Queued deliveries of a subscription that will not be sent: it was paused, disabled or deleted. */
+/**
+ * Queued deliveries of a subscription that will not be sent: it was paused, disabled or deleted. Their
+ * attempt records no longer announce a retry. A delivery being sent right now keeps its lease, so the
+ * attempt in flight is still recorded (as dropped, unless it succeeded): it did reach the receiver.
+ */
 export async function dropPending(
   tx: { query: SqlDatabase['query'] },
   schema: string,
   subscriptionId: string,
 ): Promise<void> {
   await tx.query(
-    `UPDATE ${schema}.deliveries SET status = 'dropped', next_attempt_at = NULL, lease = NULL
-     WHERE subscription_id = $1 AND status = 'pending'`,
+    `WITH dropped AS (
+       UPDATE ${schema}.deliveries SET status = 'dropped', next_attempt_at = NULL
+       WHERE subscription_id = $1 AND status = 'pending'
+       RETURNING id
+     )
+     UPDATE ${schema}.delivery_attempts a SET next_attempt_at = NULL
+     FROM dropped WHERE a.delivery_id = dropped.id AND a.next_attempt_at IS NOT NULL`,
     [subscriptionId],
   );
 }
