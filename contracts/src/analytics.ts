@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from './http';
 import { Pagination, successEnvelope } from './envelope';
 import { Outcome } from './testResults';
 
@@ -38,8 +39,8 @@ export const AnalyticsIsoDate = z
   });
 
 /** `days` on the explorer and the analytics summary (spec §8): 1 to 365, default 30. */
-const AnalyticsDays = z.coerce.number().int().min(1).max(365).default(30);
-const page = z.coerce.number().int().min(1).default(1);
+const AnalyticsDays = queryInteger({ min: 1, max: 365, fallback: 30 });
+const page = queryInteger({ min: 1, fallback: 1 });
 const Text = z.string().min(1).max(MAX_TEXT);
 
 /** Splits a comma-separated value; an empty entry is a mistake worth naming. */
@@ -111,7 +112,7 @@ export type ExplorerOrder = z.infer<typeof ExplorerOrder>;
 export const ExplorerQuery = z
   .object({
     page,
-    limit: z.coerce.number().int().min(1).max(100).default(50),
+    limit: queryInteger({ min: 1, max: 100, fallback: 50 }),
     status: Outcome.optional().describe(
       "The test case's aggregated status: the outcome of its latest execution in the window",
     ),
@@ -388,7 +389,7 @@ export const ExecutionPerformanceQuery = z
     environment: Text.optional(),
     branch: Text.optional(),
     platform: Text.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(10).describe('Entries of the slowest lists'),
+    limit: queryInteger({ min: 1, max: 100, fallback: 10 }).describe('Entries of the slowest lists'),
   })
   .superRefine((query, ctx) => {
     if (query.dateRange !== undefined) return;

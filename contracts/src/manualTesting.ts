@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from './http';
 import { listEnvelope, successEnvelope } from './envelope';
 
 /**
@@ -277,8 +278,8 @@ const SORT_ALIASES: Record<string, ManualCaseSortKey> = {
 };
 
 export const ManualCasesQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  page: queryInteger({ min: 1, fallback: 1 }),
+  limit: queryInteger({ min: 1, max: 100, fallback: 50 }),
   search: z.string().trim().max(500).optional(),
   status: valueSet(CASE_STATUSES).optional(),
   severity: valueSet(SEVERITIES).optional(),
@@ -297,7 +298,10 @@ export const ManualCasesQuery = z.strictObject({
     .optional(),
   sortBy: z
     .preprocess((v) => (typeof v === 'string' ? (SORT_ALIASES[v] ?? v) : v), z.enum(MANUAL_CASE_SORT_KEYS))
-    .default('caseId'),
+    .default('caseId')
+    .describe(
+      'One of the listed keys, or the short name the filters use for it: status, severity, priority, type, layer, behavior, automationStatus',
+    ),
   sortOrder: z.enum(['asc', 'desc']).default('asc'),
 });
 export type ManualCasesQuery = z.infer<typeof ManualCasesQuery>;
@@ -410,8 +414,8 @@ export type ManualTestCaseDetail = z.infer<typeof ManualTestCaseDetail>;
 export const ManualCasePath = z.object({ projectId: PathId, caseId: PathId });
 export const ManualProjectPath = z.object({ projectId: PathId });
 export const PageQuery = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  page: queryInteger({ min: 1, fallback: 1 }),
+  limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
 });
 
 export const ManualCasesResponse = listEnvelope(ManualTestCase);

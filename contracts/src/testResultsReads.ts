@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from './http';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
 import { Outcome } from './testResults';
@@ -12,8 +13,8 @@ import { Outcome } from './testResults';
 const MAX_LIMIT = 100;
 const MAX_URLS = 100;
 
-const page = z.coerce.number().int().min(1).default(1);
-const limit = z.coerce.number().int().min(1).max(MAX_LIMIT).default(20);
+const page = queryInteger({ min: 1, fallback: 1 });
+const limit = queryInteger({ min: 1, max: MAX_LIMIT, fallback: 20 });
 /** RFC 3339 §5.6 allows a lower-case "t" and "z": read as upper case, the only letters a timestamp has. */
 const Rfc3339 = z.preprocess(
   (value) => (typeof value === 'string' ? value.toUpperCase() : value),
@@ -125,7 +126,7 @@ export const TestCaseDetailQuery = TestCaseIncludeQuery.extend(TestCaseHistoryPa
 export type TestCaseDetailQuery = z.infer<typeof TestCaseDetailQuery>;
 
 export const TestCaseHistoryQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: queryInteger({ min: 0, fallback: 0 }),
   limit,
 });
 export type TestCaseHistoryQuery = z.infer<typeof TestCaseHistoryQuery>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listEnvelope, successEnvelope } from './envelope';
 import type { RouteSpec } from './http';
+import { queryInteger } from './http';
 
 /**
  * Outbound webhooks (spec §2 "Webhook subscription", §3, §4.9, §6; API.md "Webhook payload"), served by the
@@ -131,8 +132,8 @@ export const WebhookDeliveryAttempt = z.object({
 });
 export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>;
 
-const page = z.coerce.number().int().min(1).max(1_000_000).default(1);
-const limit = z.coerce.number().int().min(1).max(100).default(20);
+const page = queryInteger({ min: 1, fallback: 1 });
+const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
 
 export const WebhooksPath = z.object({ projectId: z.string().min(1) });
 export const WebhookPath = z.object({ projectId: z.string().min(1), webhookId: z.string().min(1).max(100) });

@@ -59,7 +59,17 @@ function rewriteRefs(value: unknown, refs: ReadonlyMap<string, string>): unknown
  * `components.schemas`, under names unique in the document, and the references follow them.
  */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components) {
-  const generated = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  const generated = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    // A query integer is parsed from its text, so its default is text too (queryInteger): shown as the number.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.type === 'integer' && typeof jsonSchema.default === 'string') {
+        jsonSchema.default = Number(jsonSchema.default);
+      }
+    },
+  });
   const { $defs = {}, ...rest } = generated as { $defs?: Record<string, unknown> };
   // A schema that contains itself refers to its own root as `#`: it moves to the components whole.
   const recursive = JSON.stringify(rest).includes('"$ref":"#"');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successEnvelope } from '@verdict/contracts';
+import { queryInteger, successEnvelope } from '@verdict/contracts';
 import { buildOpenApiDocument } from './openapi';
 
 /** A folder holds folders: zod can only describe it with references. */
@@ -58,6 +58,15 @@ describe('buildOpenApiDocument', () => {
             body: Folder,
             responses: { 201: { description: 'Created', schema: successEnvelope(Folder) } },
           },
+          {
+            method: 'get',
+            path: '/{projectId}/folders',
+            summary: 'Folders, a page at a time',
+            tag: 'Folders',
+            security: 'bearer',
+            query: z.object({ limit: queryInteger({ min: 1, max: 100, fallback: 20 }) }),
+            responses: { 200: { description: 'OK', schema: successEnvelope(z.array(Folder)) } },
+          },
         ],
       },
     ],
@@ -86,6 +95,18 @@ describe('buildOpenApiDocument', () => {
       'RateLimit-Reset',
       'Retry-After',
     ]);
+  });
+
+  it('when a query parameter is an integer parsed from its text, then it shows as an integer with its bounds and numeric default', () => {
+    const operation = document.paths['/api/{projectId}/folders']?.get as {
+      parameters: { name: string; schema: unknown }[];
+    };
+    expect(operation.parameters.find((p) => p.name === 'limit')?.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
   });
 
   it('when a definition is hoisted, then it still describes the folder and its folders', () => {

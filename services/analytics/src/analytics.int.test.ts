@@ -599,6 +599,8 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       ['fromDate=2026-03-05&toDate=2026-03-01', 'toDate'],
       ['fromDate=yesterday&toDate=2026-03-01', 'fromDate'],
       ['limit=5&limit=6', 'limit'],
+      ['limit=1e1', 'limit'],
+      ['days=0x10', 'days'],
     ])('when the explorer gets %s, then 400 VALIDATION_ERROR names %s', async (query, name) => {
       const { status, body } = await get(`/${P}/test-case-explorer?${query}`);
       expect(status).toBe(400);

@@ -263,6 +263,11 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
       ['sortOrder=up', 'sortOrder'],
       ['unknown=1', 'unknown'],
       ['status=active&status=draft', 'status'],
+      // Integers are plain digits: what Number() would make of these is not what the client meant.
+      ['limit=1e1', 'limit'],
+      ['limit=0x10', 'limit'],
+      ['page=1.0', 'page'],
+      ['limit=%2B5', 'limit'],
     ])('when the query has %s, then 400 VALIDATION_ERROR naming %s', async (query, parameter) => {
       const answer = await p.get(`/manual-tests?${query}`);
       expect(answer.status).toBe(400);

@@ -1,0 +1,32 @@
+import { queryInteger } from './http';
+
+describe('queryInteger', () => {
+  const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
+  const messages = (value: unknown) => {
+    const parsed = limit.safeParse(value);
+    return parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+  };
+
+  it('when the value is plain decimal digits in bounds, then it is that integer, leading zeros included', () => {
+    expect(limit.parse('5')).toBe(5);
+    expect(limit.parse('007')).toBe(7);
+    expect(limit.parse('100')).toBe(100);
+  });
+
+  it('when the parameter is absent, then the fallback applies', () => {
+    expect(limit.parse(undefined)).toBe(20);
+  });
+
+  it.each(['1e1', '0x10', '1.0', '1.5', '+5', '-1', ' 1', '1 ', '', 'abc'])(
+    'when the value is %j, then it is not an integer',
+    (value) => {
+      expect(messages(value)).toEqual(['must be an integer']);
+    },
+  );
+
+  it('when the value is out of bounds, however large, then one issue says so', () => {
+    expect(messages('0')).toHaveLength(1);
+    expect(messages('101')).toHaveLength(1);
+    expect(messages('99999999999999999999')).toHaveLength(1);
+  });
+});
