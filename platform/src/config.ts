@@ -40,12 +40,10 @@ export const envIntegerList = (defaultValue: string) =>
     .string()
     .default(defaultValue)
     .transform((value, ctx) => {
-      const items = value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
+      // An empty entry (`500,,500`) is a typo that would silently drop an attempt: refused like any other.
+      const items = value.split(',').map((s) => s.trim());
       const numbers = items.map(Number);
-      if (numbers.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 0)) {
+      if (items.some((item) => !/^[0-9]+$/.test(item)) || numbers.some((n) => !Number.isSafeInteger(n))) {
         ctx.addIssue({
           code: 'custom',
           message: `expected comma-separated non-negative integers, got "${value}"`,

@@ -6,6 +6,7 @@ import {
   brokerList,
   ConfigError,
   distributedProcessEnv,
+  envIntegerList,
   loadConfig,
 } from './config';
 
@@ -52,4 +53,21 @@ describe('the blob store variables', () => {
     });
     expect(blobDirOf(env)).toBe('/srv/blobs');
   });
+});
+
+describe('a list of integers (the webhook retry delays)', () => {
+  const Delays = z.object({ DELAYS: envIntegerList('60000,300000') });
+
+  it('when unset, then the default; when set, then each entry, trimmed', () => {
+    expect(loadConfig(Delays, {}).DELAYS).toEqual([60_000, 300_000]);
+    expect(loadConfig(Delays, { DELAYS: '500, 1000' }).DELAYS).toEqual([500, 1_000]);
+  });
+
+  it.each(['500,,500', '500,', ',500', '', 'abc', '-1,500', '1e3', '1.5'])(
+    'when it is %j, then the process refuses to start, naming the variable',
+    (value) => {
+      expect(() => loadConfig(Delays, { DELAYS: value })).toThrow(ConfigError);
+      expect(() => loadConfig(Delays, { DELAYS: value })).toThrow(/DELAYS/);
+    },
+  );
 });
