@@ -585,7 +585,8 @@ export const ManualRunCaseResponse = successEnvelope(ManualRunCase);
 // ---------------------------------------------------------------------------------------------------------
 // Releases (spec §4.5, API.md)
 
-const DateLike = z.union([z.iso.date(), Timestamp]);
+/** A calendar day as sent, or an instant, kept in UTC (API.md: "times are ISO 8601 UTC"). */
+const DateLike = z.union([z.iso.date(), Timestamp.transform((value) => new Date(value).toISOString())]);
 export const CreateReleaseRequest = z.strictObject({
   name: z.string().trim().min(1).max(500),
   description: Text.optional(),

@@ -33,13 +33,24 @@ export type ReleaseCommand =
 
 export const releaseStream = (releaseId: string): string => `mt-release-${releaseId}`;
 
-const dayOf = (value: string | null) => (value === null ? null : value.slice(0, 10));
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant a release date stands for: an instant is itself; a calendar day starts at its first
+ * millisecond (UTC) as a start date and ends at its last as a due date, so a release may be due the day
+ * it starts.
+ */
+function instantOf(value: string, edge: 'start' | 'end'): number {
+  if (value.length > 10) return Date.parse(value);
+  const midnight = Date.parse(`${value}T00:00:00.000Z`);
+  return edge === 'start' ? midnight : midnight + DAY_MS - 1;
+}
 
 /** A due date before the start date is refused, whichever of the two the change moves. */
 function checkDates(fields: ReleaseFields): void {
-  const start = dayOf(fields.startDate);
-  const due = dayOf(fields.dueDate);
-  if (start !== null && due !== null && due < start) {
+  const { startDate, dueDate } = fields;
+  if (startDate === null || dueDate === null) return;
+  if (instantOf(dueDate, 'end') < instantOf(startDate, 'start')) {
     throw new ValidationError('dueDate: must not be before startDate');
   }
 }

@@ -344,5 +344,35 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
       expect((await p.patch('/releases/MS-1', {})).status).toBe(400);
       expect((await p.get('/releases?status=active')).body.data).toHaveLength(1);
     });
+
+    it('when release dates carry offsets, then they are kept in UTC and compared as instants', async () => {
+      const p = project();
+      const created = await p.post('/releases', {
+        name: '5.0',
+        startDate: '2026-11-01T10:00:00+02:00',
+        dueDate: '2026-11-03T09:30:00+03:00',
+      });
+      expect(created.status).toBe(200);
+      expect(created.body.data).toMatchObject({
+        startDate: '2026-11-01T08:00:00.000Z',
+        dueDate: '2026-11-03T06:30:00.000Z',
+      });
+      // Due at 06:30Z, before the start at 08:00Z the same day: refused, though the day is the same.
+      const early = await p.post('/releases', {
+        name: '5.1',
+        startDate: '2026-11-01T10:00:00+02:00',
+        dueDate: '2026-11-01T09:30:00+03:00',
+      });
+      expect(early.status).toBe(400);
+      expect(early.body.error?.message).toContain('dueDate');
+      // A calendar day as the due date runs to its end: due the day it starts is fine.
+      const sameDay = await p.post('/releases', {
+        name: '5.2',
+        startDate: '2026-11-01T10:00:00Z',
+        dueDate: '2026-11-01',
+      });
+      expect(sameDay.status).toBe(200);
+      expect(sameDay.body.data.dueDate).toBe('2026-11-01');
+    });
   });
 });
