@@ -146,9 +146,9 @@ export async function analyticsSummary(
   // test case is flaky if one of them was, or if it failed on a commit it also passed on.
   const flaky = store.db.query<UniqueRow>(
     `WITH failing AS (
-       SELECT case_id, string_agg(day::text, ',') AS days, bool_or(flaky > 0) AS flaky
+       SELECT case_id COLLATE "C" AS case_id, string_agg(day::text, ',') AS days, bool_or(flaky > 0) AS flaky
        FROM ${days} WHERE ${inDays} AND (flaky > 0 OR failed > 0)
-       GROUP BY case_id
+       GROUP BY 1
      )
      SELECT t.file, t.title, f.days
      FROM failing f JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = f.case_id
@@ -158,9 +158,9 @@ export async function analyticsSummary(
   const newFailures = store.db.query<UniqueRow>(
     `SELECT t.file, t.title, n.days
      FROM (
-       SELECT case_id, string_agg(day::text, ',') AS days FROM ${s}.new_failures
+       SELECT case_id COLLATE "C" AS case_id, string_agg(day::text, ',') AS days FROM ${s}.new_failures
        WHERE project_id = $1 AND day >= $2::date AND day <= $3::date${env.sql}
-       GROUP BY case_id
+       GROUP BY 1
      ) n
      JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = n.case_id`,
     dayParams(range),

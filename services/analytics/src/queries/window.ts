@@ -59,7 +59,9 @@ export const percent = (part: number, whole: number): number =>
 
 export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-export const fileNameOf = (path: string): string => path.split(/[\\/]/).at(-1) ?? path;
+/** The last segment of a path, separated by slashes or backslashes; a summary names thousands of them. */
+export const fileNameOf = (path: string): string =>
+  path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 
 /** The Monday (UTC) of the week a day falls in, `YYYY-MM-DD`: the key of the weekly totals. */
 export function weekOf(day: string): string {

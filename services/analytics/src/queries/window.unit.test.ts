@@ -1,4 +1,4 @@
-import { weekOf, weeksOf } from './window';
+import { fileNameOf, weekOf, weeksOf } from './window';
 
 describe('weeks of a window', () => {
   it('when a day is given, then its week is the Monday on or before it', () => {
@@ -66,5 +66,15 @@ describe('weeks of a window', () => {
         expect(covered.sort()).toEqual(Array.from({ length }, (_, i) => day(start + (offset + i) * DAY)));
       }
     }
+  });
+});
+
+describe('fileNameOf', () => {
+  it('when a path has slashes or backslashes, then the name is what follows the last of them', () => {
+    expect(fileNameOf('tests/cart/pay.spec.ts')).toBe('pay.spec.ts');
+    expect(fileNameOf('tests\\cart\\pay.spec.ts')).toBe('pay.spec.ts');
+    expect(fileNameOf('a\\b/c.spec.ts')).toBe('c.spec.ts');
+    expect(fileNameOf('pay.spec.ts')).toBe('pay.spec.ts');
+    expect(fileNameOf('tests/')).toBe('');
   });
 });
