@@ -145,6 +145,7 @@ export async function analyticsSummary(
   // The days that failed or were flaky are a few percent of the rows: only they are read into the lists. A
   // test case is flaky if one of them was, or if it failed on a commit it also passed on.
   const flaky = store.db.query<UniqueRow>(
+    // Case ids are hex: grouped in byte order (COLLATE "C"), the sort skips the locale's comparisons.
     `WITH failing AS (
        SELECT case_id COLLATE "C" AS case_id, string_agg(day::text, ',') AS days, bool_or(flaky > 0) AS flaky
        FROM ${days} WHERE ${inDays} AND (flaky > 0 OR failed > 0)
