@@ -276,7 +276,11 @@ export const IssuedToken = z.object({
   token: z.string(),
   kind: TokenKind,
   name: z.string().nullable(),
-  scopes: z.array(TokenScope),
+  scopes: z
+    .array(z.string())
+    .describe(
+      'As token-info shows them: organizations/{organizationId}/projects/{projectId} for each project, then the capabilities (public-api)',
+    ),
   projectIds: z.array(z.string()),
   expiresAt: Timestamp.nullable(),
   createdAt: Timestamp,

@@ -353,7 +353,7 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
   });
 
   describe('tokens', () => {
-    it('when a personal token is issued, then the cleartext is returned once and only its hash is stored', async () => {
+    it('when a personal token is issued, then the cleartext is returned once, its scopes as token-info shows them, and only its hash is stored', async () => {
       const { organizationId, projectId, userId } = await workspace();
       const response = await post('/tokens', {
         kind: 'personal',
@@ -370,7 +370,7 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
         token: expect.stringMatching(/^svc_pat_[0-9a-f]{32}[0-9A-Za-z]{40}$/),
         kind: 'personal',
         name: 'CI',
-        scopes: ['public-api'],
+        scopes: [`organizations/${organizationId}/projects/${projectId}`, 'public-api'],
         projectIds: [projectId],
         expiresAt: '2026-06-01T00:00:00.000Z',
         createdAt: START,
@@ -407,13 +407,13 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
     });
 
     it('when a project token is issued without scopes, then it gets public-api; with [] it gets none', async () => {
-      const { projectId, userId } = await workspace('viewer');
+      const { organizationId, projectId, userId } = await workspace('viewer');
       const defaulted = await post('/tokens', { kind: 'project', projectId, createdByUserId: userId });
       expect(defaulted.status).toBe(201);
       expect(defaulted.body.data).toMatchObject({
         kind: 'project',
         name: null,
-        scopes: ['public-api'],
+        scopes: [`organizations/${organizationId}/projects/${projectId}`, 'public-api'],
         projectIds: [projectId],
         expiresAt: '2027-03-01T10:00:00.000Z',
       });

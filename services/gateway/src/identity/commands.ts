@@ -271,12 +271,18 @@ export function createIdentityCommands(options: IdentityCommandsOptions): Identi
         { ...context, projectId: personal ? null : request.projectId },
       );
       const issued = issuedToken(state);
+      // The scopes as token-info shows them (spec §2: the source of truth for project access): its
+      // projects as organization/project pairs, then its capabilities.
+      const projects = await Promise.all(issued.projectIds.map((id) => readModel.findProject(id)));
+      const access = projects.flatMap((project) =>
+        project ? [`organizations/${project.organizationId}/projects/${project.id}`] : [],
+      );
       return {
         id: tokenId,
         token,
         kind: issued.kind,
         name: issued.name,
-        scopes: issued.scopes,
+        scopes: [...access, ...issued.scopes],
         projectIds: issued.projectIds,
         expiresAt: issued.expiresAt,
         createdAt: issued.createdAt,
