@@ -809,6 +809,17 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(((await response.json()) as Json).error.code).toBe('VALIDATION_ERROR');
     });
 
+    it('when a period report is read, then its flaky bars say what they count and name each test with its file', async () => {
+      const response = await post(`/${P}/reports`, { dateRange: '7d' });
+      const dir = mkdtempSync(path.join(tmpdir(), 'verdict-report-'));
+      writeFileSync(path.join(dir, 'report.pdf'), Buffer.from(await response.arrayBuffer()));
+      const text = execFileSync('pdftotext', ['-layout', 'report.pdf', '-'], { cwd: dir }).toString('utf8');
+      expect(text).toContain('Flaky executions per test (failed, then passed on a retry)');
+      // A failed, then passed on a retry in run 2; B is flaky only by commit, so it has no bar.
+      expect(text).toContain('cart.spec.ts > adds');
+      expect(text).not.toContain('cart.spec.ts > pays');
+    });
+
     it('when the run is unknown, then 404 NOT_FOUND, as for any missing resource outside the debug bundle (spec §7)', async () => {
       const response = await post(`/${P}/reports`, { runId: 'nope' });
       expect(response.status).toBe(404);

@@ -35,7 +35,7 @@ import {
 } from '../queries/overview';
 import { analyticsSummary } from '../queries/summary';
 import { usageOf } from '../queries/usage';
-import { lastDays, round2 } from '../queries/window';
+import { fileNameOf, lastDays, round2 } from '../queries/window';
 import { renderReport, type ReportContent } from '../reports/pdf';
 
 export interface AnalyticsRoutesOptions {
@@ -87,6 +87,7 @@ async function runReport(
       { label: 'Duration', value: run.durationMs === null ? '—' : `${round2(run.durationMs / 1000)} s` },
     ],
     trend,
+    flakyHeading: 'Flaky tests (attempts in this run)',
     flaky: rows
       .filter((row) => row.outcome === 'flaky')
       .slice(0, 10)
@@ -127,7 +128,13 @@ async function periodReport(
       { label: 'Runs a day', value: String(m.avgRunsPerDay) },
     ],
     trend,
-    flaky: flaky.map((test) => ({ title: test.title, value: test.count })),
+    // Not the flaky test cases of the figures above, which also count failing and passing on one commit:
+    // the bars count what a chart can, executions that failed and then passed on a retry.
+    flakyHeading: 'Flaky executions per test (failed, then passed on a retry)',
+    flaky: flaky.map((test) => ({
+      title: `${fileNameOf(test.filePath)} > ${test.title}`,
+      value: test.count,
+    })),
     slowest: slowest.map((test) => ({ title: test.fullTitle, value: test.avgDurationMs })),
     generatedAt: now,
   };

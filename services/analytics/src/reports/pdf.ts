@@ -9,6 +9,8 @@ export interface ReportContent {
   subtitle: string;
   figures: { label: string; value: string }[];
   trend: { date: string; passRate: number; executions: number }[];
+  /** What the flaky bars count: a run's attempts per flaky test, or a period's flaky executions per test. */
+  flakyHeading: string;
   flaky: { title: string; value: number }[];
   slowest: { title: string; value: number }[];
   generatedAt: Date;
@@ -154,7 +156,7 @@ export async function renderReport(content: ReportContent): Promise<Buffer> {
   y += Math.ceil(content.figures.length / 4) * 40 + 10;
   y = heading(doc, 'Pass rate trend', y);
   y = lineChart(doc, content.trend, y, 120);
-  y = heading(doc, 'Flaky tests', y);
+  y = heading(doc, content.flakyHeading, y);
   y = barChart(doc, content.flaky, y, ORANGE, '');
   if (y > 650) {
     doc.addPage();
