@@ -360,6 +360,21 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
       expect(answer.body.error?.code).toBe('NOT_FOUND');
     });
 
+    it('when only stepFormat changes, then no step is converted or dropped: switching back finds them', async () => {
+      const p = project();
+      await create(p, { steps: ['Open the page'] });
+      const gherkin = await p.patch('/manual-test-cases/TC-1', { stepFormat: 'Gherkin' });
+      expect(gherkin.body.data.stepFormat).toBe('Gherkin');
+      expect(gherkin.body.data.steps.classic.map((s: { action: string }) => s.action)).toEqual([
+        'Open the page',
+      ]);
+      expect(gherkin.body.data.steps.gherkin).toEqual([]);
+      const back = await p.patch('/manual-test-cases/TC-1', { stepFormat: 'Classic' });
+      expect(back.body.data.steps.classic.map((s: { action: string }) => s.action)).toEqual([
+        'Open the page',
+      ]);
+    });
+
     it('when steps are sent, then they replace the existing steps completely, numbered by position', async () => {
       const p = project();
       await create(p, { steps: ['Open the page', 'Type the password', 'Submit'] });
