@@ -505,7 +505,7 @@ export const UpdateRunCaseRequest = z.strictObject({
   assigneeUserId: z.string().trim().min(1).max(254).nullable().optional(),
   result: RunCaseResultInput.optional(),
   status: RunCaseResultInput.optional(),
-  elapsed: z.number().min(0).max(10_000_000).optional(),
+  elapsed: z.number().min(0).max(10_000_000).optional().describe('Seconds spent, >= 0 (at most 10,000,000)'),
   comment: z.string().max(100_000).optional(),
   linkedIssues: z.array(LinkedIssueInput).max(50).optional(),
   stepResults: z.array(StepResultInput).max(MANUAL_LIMITS.steps).optional(),
