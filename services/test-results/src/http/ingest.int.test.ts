@@ -193,7 +193,8 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     });
     expect(stored.status).toBe(201);
     let url: string | undefined;
-    for (let tries = 0; tries < 100 && url === undefined; tries += 1) {
+    // The detail reads the projection: on a loaded machine it can take more than a few seconds to catch up.
+    for (const deadline = Date.now() + 20_000; url === undefined && Date.now() < deadline;) {
       const detail = await fetch(`${base}/${PROJECT}/test-runs/${run.id}?include=artifacts&urls=report.txt`, {
         headers: headers(),
       });

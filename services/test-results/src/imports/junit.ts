@@ -494,7 +494,9 @@ function frameworkOf(root: XmlElement, dialect: JUnitDialect): JUnitImport['run'
       return { name: 'go', version: goVersion?.split(' ')[0] };
     }
     case 'generic':
-      return undefined;
+      // The runner is not named, but the format is: a retry command can still tell from the files
+      // whether JUnit XML came from pytest, go, a JavaScript runner or (most often) Maven.
+      return { name: 'junit' };
   }
 }
 

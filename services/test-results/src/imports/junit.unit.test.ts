@@ -321,6 +321,13 @@ describe('options and limits', () => {
     ]);
   });
 
+  test('when no runner can be told from the document, then the run names the format, junit, as its framework', () => {
+    const xml = `<testsuites><testsuite name="com.acme.FooTest"><testcase classname="com.acme.FooTest" name="brokenTest"><failure message="expected 1">stack</failure></testcase></testsuite></testsuites>`;
+    const parsed = parseJUnitXml(xml, { startedAt: RECEIVED_AT });
+    expect(parsed.dialect).toBe('generic');
+    expect(parsed.run.framework).toEqual({ name: 'junit' });
+  });
+
   test('when a failure is longer than the contract allows, then it is clipped and the item stays valid', () => {
     const huge = 'x'.repeat(300_000);
     const xml = `<testsuite name="s" timestamp="2026-01-01T00:00:00"><testcase name="a" classname="c" time="1.5"><failure message="${huge}">${huge}</failure><system-out>${huge}</system-out></testcase></testsuite>`;
