@@ -4,7 +4,7 @@ import type { Logger } from '../logging';
 import { errorMiddleware, notFoundFallback } from './errors';
 import { httpMetrics, observeRequests, operationalRoutes, type ReadinessCheck } from './operational';
 import { admitAtMost, type Admission } from './admission';
-import { ESCAPED_NUL, parseQueryString, withoutNul } from './nul';
+import { mayHoldUnstorable, parseQueryString, storable } from './storable';
 import { requestContext } from './requestId';
 
 /**
@@ -93,12 +93,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
  * @example router.use(parseJsonBodies({ limit: '10mb' }));
  */
 export function parseJsonBodies({ limit }: { limit: string | number }): RequestHandler {
-  const withNul = new WeakSet<Request>();
+  const unstorable = new WeakSet<Request>();
   const parse = express.json({
     limit,
     type: ['application/json', 'application/*+json'],
     verify: (req, _res, raw) => {
-      if (raw.includes(ESCAPED_NUL)) withNul.add(req as Request);
+      if (mayHoldUnstorable(raw)) unstorable.add(req as Request);
     },
   });
   return (req, res, next) =>
@@ -107,7 +107,7 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
         next(error);
         return;
       }
-      if (withNul.has(req)) req.body = withoutNul(req.body);
+      if (unstorable.has(req)) req.body = storable(req.body);
       next();
     });
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import type { Logger } from '../logging';
 import { createHttpApp, type HttpAppOptions } from './app';
-import { parseJsonWithoutNul, withoutNul } from './nul';
+import { parseStorableJson, storable } from './storable';
 import { toErrorResponse } from './errors';
 import { sendCreated, sendData, sendList } from './respond';
 import { parseBody, parseParams, parseQuery, rejectRepeatedParams } from './validate';
@@ -422,7 +422,7 @@ describe('toErrorResponse', () => {
   });
 });
 
-describe('JSON bodies with NUL characters', () => {
+describe('characters PostgreSQL cannot store: NUL and lone surrogates', () => {
   it('when a JSON body holds NUL characters in strings or keys, then the route sees each as U+FFFD', async () => {
     const { logger } = capturingLogger();
     const { app, finish } = createHttpApp({ logger, service: 'test' });
@@ -435,6 +435,20 @@ describe('JSON bodies with NUL characters', () => {
       .set('content-type', 'application/json')
       .send('{"stdout":["a\\u0000b"],"k\\u0000":{"n":1,"s":"\\\\u0000 is text"}}');
     expect(response.body).toEqual({ stdout: ['a\uFFFDb'], 'k\uFFFD': { n: 1, s: '\\u0000 is text' } });
+  });
+
+  it('when a JSON body holds a lone surrogate, then the route sees U+FFFD, and whole pairs are kept', async () => {
+    const { logger } = capturingLogger();
+    const { app, finish } = createHttpApp({ logger, service: 'test' });
+    app.post('/echo', (req, res) => {
+      res.json(req.body);
+    });
+    finish(app);
+    const response = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .send('{"a":"\\ud800","b":"x\\udc00y","c":"\\ud83d\\ude00","d":"\\ud55c"}');
+    expect(response.body).toEqual({ a: '\uFFFD', b: 'x\uFFFDy', c: '\u{1F600}', d: '\uD55C' });
   });
 
   it('when a query parameter holds %00, then the route sees U+FFFD, and repeated parameters stay arrays', async () => {
@@ -453,13 +467,14 @@ describe('JSON bodies with NUL characters', () => {
     expect(none.body).toEqual({});
   });
 
-  it('when one JSON text is parsed (an NDJSON line), then its NUL characters come out as U+FFFD', () => {
-    expect(parseJsonWithoutNul('{"stderr":["\\u0000"]}')).toEqual({ stderr: ['\uFFFD'] });
-    expect(parseJsonWithoutNul('{"n":1}')).toEqual({ n: 1 });
+  it('when one JSON text is parsed (an NDJSON line), then its NULs and lone surrogates come out as U+FFFD', () => {
+    expect(parseStorableJson('{"stderr":["\\u0000","\\udfff"]}')).toEqual({ stderr: ['\uFFFD', '\uFFFD'] });
+    expect(parseStorableJson('{"n":1}')).toEqual({ n: 1 });
   });
 
-  it('when a value is walked, then only NUL characters change and other values are kept as they are', () => {
-    expect(withoutNul({ a: ['x\u0000y', 1, null, true], b: 'plain' })).toEqual({
+  it('when a value is walked, then only NULs and lone surrogates change and other values are kept as they are', () => {
+    expect(storable({ a: ['x\u0000y', 1, null, true], b: 'plain', '\ud800': '\ud83d\ude00' })).toEqual({
+      '\uFFFD': '\u{1F600}',
       a: ['x\uFFFDy', 1, null, true],
       b: 'plain',
     });

@@ -1,5 +1,5 @@
 export * from './app';
-export { parseJsonWithoutNul, withoutNul } from './nul';
+export { parseStorableJson, storable, storableText } from './storable';
 export * from './errors';
 export * from './operational';
 export * from './requestId';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { ValidationError } from '../errors';
-import { withoutNul } from './nul';
+import { storable } from './storable';
 
 /**
  * Request parsing at the HTTP boundary: a zod schema in, typed data out, or a ValidationError whose
@@ -60,7 +60,7 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
  */
 export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
   // A NUL (%00) in a path segment is U+FFFD, as in query strings and bodies: PostgreSQL refuses it.
-  return parseWith(schema, withoutNul(req.params), 'params');
+  return parseWith(schema, storable(req.params), 'params');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ValidationError } from '@verdict/platform';
+import { ValidationError, storableText } from '@verdict/platform';
 import { BundleFormat, BundleView } from './types';
 
 /**
@@ -130,9 +130,6 @@ export function parseDebugBundleQuery(rawQuery: RawQuery): DebugBundleRequest {
   return buildRequest(scope, parsed);
 }
 
-/** A NUL reads as U+FFFD, as in every other query (PostgreSQL stores no NUL: an id with one is not found). */
-const withoutNul = (text: string) => text.replaceAll('\u0000', '\uFFFD');
-
 /**
  * The query of a URL as `parseDebugBundleQuery` wants it, a repeated parameter as an array, a name in the
  * bracket form (`view[]`) as the name itself. Reading the raw URL makes rule 8 independent of how the
@@ -147,8 +144,8 @@ export function rawQueryOf(url: string): RawQuery {
   if (start === -1) return query;
   for (const [sentName, sentValue] of new URLSearchParams(url.slice(start + 1))) {
     // `view[]=brief` is how qs-style clients write `view`: it is the parameter, so its rules apply to it.
-    const name = withoutNul(sentName.replace(/\[[^\]]*\]$/, ''));
-    const value = withoutNul(sentValue);
+    const name = storableText(sentName.replace(/\[[^\]]*\]$/, ''));
+    const value = storableText(sentValue);
     const previous = query[name];
     if (previous === undefined) query[name] = value;
     else query[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];

@@ -15,6 +15,7 @@ import {
   parseParams,
   parseQuery,
   sendData,
+  storable,
   ValidationError,
   type ApiRoute,
   type BlobStore,
@@ -158,7 +159,9 @@ function junit(options: ImportRoutesOptions): RequestHandler[] {
           ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
         },
         ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
-        results: parsed.results,
+        // XML may carry a NUL or a lone surrogate (as a character or a reference), which PostgreSQL cannot
+        // store: replaced with U+FFFD, as in JSON bodies.
+        results: parsed.results.map((item) => storable(item) as ResultItem),
         attachments: [],
       });
       sendData(res, run, created ? 201 : 200);

@@ -20,7 +20,7 @@ import {
   ValidationError,
   type ApiRoute,
   type BlobStore,
-  parseJsonWithoutNul,
+  parseStorableJson,
 } from '@verdict/platform';
 import type { Ingest } from '../runs/ingest';
 
@@ -44,7 +44,7 @@ function parseNdjson(text: string): unknown[] {
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
     try {
-      items.push(parseJsonWithoutNul(line));
+      items.push(parseStorableJson(line));
     } catch {
       problems.push(`line ${index + 1}: not valid JSON`);
     }

@@ -239,6 +239,42 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(ErrorEnvelope.parse(await answer.json()).error.code).toBe('NOT_FOUND');
   });
 
+  it('when a result holds a lone surrogate (JSON or NDJSON), then it is accepted with U+FFFD in its place', async () => {
+    const { run } = await startRun();
+    // Written as text: a JS string with a lone surrogate would be escaped the same way by JSON.stringify.
+    const item = JSON.stringify({ ...realisticResult(0), stdout: [] }).replace(
+      '"stdout":[]',
+      '"stdout":["a\\ud800b"]',
+    );
+    const json = await post(`/${PROJECT}/test-runs/${run.id}/results`, `{"results":[${item}]}`);
+    expect(json.status).toBe(202);
+    const title = JSON.stringify(realisticResult(1)).replace('"file":"', '"file":"\\udc00');
+    const ndjson = await post(`/${PROJECT}/test-runs/${run.id}/results`, title, 'application/x-ndjson');
+    expect(ndjson.status).toBe(202);
+    const { rows } = await db.query<{ stdout: unknown; file: string }>(
+      `SELECT data::json->'item'->'stdout' AS stdout, data::json->'item'->>'file' AS file
+       FROM ${storeSchema}.events WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1
+       ORDER BY global_position`,
+      [run.id],
+    );
+    expect(rows[0]?.stdout).toEqual(['a\uFFFDb']);
+    expect(rows[1]?.file).toBe(`\uFFFD${realisticResult(1).file}`);
+  });
+
+  it('when JUnit XML holds a NUL, then it is imported with U+FFFD in its place', async () => {
+    const xml = `<testsuites><testsuite name="s" timestamp="2026-03-01T10:00:00"><testcase classname="c" name="n\u0000x" time="0.1"><failure message="bad\u0000">at x</failure><system-out>out\u0000</system-out></testcase></testsuite></testsuites>`;
+    const answer = await post(`/${PROJECT}/imports/junit`, xml, 'application/xml');
+    expect(answer.status).toBe(201);
+    const run = ((await answer.json()) as { data: { id: string; status: string } }).data;
+    expect(run.status).toBe('finished');
+    const { rows } = await db.query<{ title: string }>(
+      `SELECT data::json->'item'->'titlePath'->>-1 AS title FROM ${storeSchema}.events
+       WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1`,
+      [run.id],
+    );
+    expect(rows.map((row) => row.title)).toEqual(['n\uFFFDx']);
+  });
+
   it('when JUnit XML from pytest is imported, then 201 with a finished run; replaying it answers 200 with the same run', async () => {
     const xml = readFileSync(path.join(__dirname, '../imports/fixtures/junit/pytest.xml'), 'utf8');
     const first = await post(`/${PROJECT}/imports/junit?branch=main`, xml, 'application/xml');
