@@ -5,6 +5,7 @@
 import querystring from 'node:querystring';
 
 /** A NUL, or a surrogate without its other half. */
+// eslint-disable-next-line no-control-regex -- the NUL is what this looks for.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
