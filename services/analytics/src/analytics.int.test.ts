@@ -464,6 +464,8 @@ describe.each(testDatabases())('analytics on $name', (database) => {
           result(L.file, L.title, 'failed', 10, at),
         ]),
         run(2, [result(L.file, L.title, 'passed', 10, '2026-03-09T12:00:01.000Z')]),
+        // Its runner's clock is behind: it reported an end two minutes before the start.
+        { ...run(3, []), finishedAt: '2026-03-09T12:58:00.000Z' },
       ].map(runEvents))
         await flakyByCommit.projectors.analytics.applyEvents([...events.lifecycle, ...events.results]);
     });
@@ -477,6 +479,17 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       );
       expect(uniqueFlakyTests.map((test) => test.filePath)).toEqual([L.file]);
       expect(metrics.flaky).toEqual({ totalFlakyTestCases: 1, flakinessPercentage: 50 });
+    });
+
+    it('when a run ended (by its clock) before it started, then it counts as 0 ms in avgExecutionTime, never less', async () => {
+      const { metrics } = await analyticsSummary(
+        { db, schema },
+        S,
+        SummaryQuery.parse({ dateRange: '7d' }),
+        new Date('2026-03-10T12:00:00.000Z'),
+      );
+      // Runs 1 and 2 lasted 5 minutes, run 3 -2 minutes: (300,000 + 300,000 + 0) / 3.
+      expect(metrics.avgExecutionTime).toBe(200_000);
     });
   });
 

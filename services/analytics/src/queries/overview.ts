@@ -118,7 +118,7 @@ export async function passRateTrend(
        coalesce(sum(c.duration_sum), 0)::float8 AS duration_sum,
        (SELECT count(*)::int FROM ${s}.runs r WHERE r.project_id = $1 AND r.created
           AND r.started_at >= d AND r.started_at < d + interval '1 day'${runs}) AS runs,
-       (SELECT avg(EXTRACT(EPOCH FROM (r.finished_at - r.started_at)) * 1000)::float8 FROM ${s}.runs r
+       (SELECT avg(greatest(0, EXTRACT(EPOCH FROM (r.finished_at - r.started_at)) * 1000))::float8 FROM ${s}.runs r
           WHERE r.project_id = $1 AND r.created AND r.finished_at IS NOT NULL
           AND r.started_at >= d AND r.started_at < d + interval '1 day'${runs}) AS run_ms
      FROM generate_series($2::date::timestamp, $3::date::timestamp, interval '1 day') AS d

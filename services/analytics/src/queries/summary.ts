@@ -99,7 +99,8 @@ export async function analyticsSummary(
                           AND coalesce(reported_status, 'passed') = 'passed')::int AS passed,
        count(*) FILTER (WHERE finished_at IS NOT NULL AND (failed > 0
                           OR coalesce(reported_status, 'passed') <> 'passed'))::int AS failed,
-       avg(EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000)
+       -- An end reported a little before the start (two clocks) is a run of 0 ms, as the run detail says.
+       avg(greatest(0, EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000))
          FILTER (WHERE finished_at IS NOT NULL)::float8 AS avg_ms
      FROM ${s}.runs
      WHERE project_id = $1 AND created AND started_at >= $2::date::timestamp AT TIME ZONE 'UTC'

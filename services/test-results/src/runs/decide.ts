@@ -179,6 +179,15 @@ function latest(shards: Iterable<ShardEnd>): string {
     .reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
+/**
+ * When the run (or a shard) ended: as reported, else now, but never before the run's start (a start sent
+ * by a runner whose clock is ahead would otherwise give the run a negative duration).
+ */
+function endOf(command: FinishRun, run: ExistingRun): string {
+  if (command.finishedAt !== null) return command.finishedAt;
+  return new Date(Math.max(command.now.getTime(), Date.parse(run.run.startedAt))).toISOString();
+}
+
 function finishShard(command: FinishRun, run: RunningRun, shardTotal: number): RunEvent[] {
   const { shard, runId } = command;
   if (shard === null) {
@@ -188,10 +197,7 @@ function finishShard(command: FinishRun, run: RunningRun, shardTotal: number): R
   }
   checkShardTotal(run, shard);
   if (run.finishedShards.has(shard.current)) return [];
-  const end: ShardEnd = {
-    finishedAt: command.finishedAt ?? command.now.toISOString(),
-    status: command.status,
-  };
+  const end: ShardEnd = { finishedAt: endOf(command, run), status: command.status };
   const shardFinished = RunShardFinished.of({ runId, shard, ...end });
   const ends = new Map(run.finishedShards).set(shard.current, end);
   if (ends.size < shardTotal) return [shardFinished];
@@ -223,13 +229,7 @@ function finishRun(command: FinishRun, state: RunState): RunEvent[] {
   if (run.status === 'finished') return [];
   checkFinishedAt(command, run);
   if (run.shardTotal !== null) return finishShard(command, run, run.shardTotal);
-  return [
-    RunFinished.of({
-      runId: command.runId,
-      finishedAt: command.finishedAt ?? command.now.toISOString(),
-      status: command.status,
-    }),
-  ];
+  return [RunFinished.of({ runId: command.runId, finishedAt: endOf(command, run), status: command.status })];
 }
 
 function recordResults(command: RecordResults, state: RunState): RunEvent[] {

@@ -193,6 +193,19 @@ describe('run decider: finishing', () => {
       .then([RunFinished.of({ runId, finishedAt: skewed, status: null })]);
   });
 
+  it('when a run started in the future (a runner clock ahead) finishes without a time, then it ends at its start, not before', () => {
+    const ahead = new Date(later.getTime() + 3_600_000).toISOString();
+    given(runDecider, [{ ...created(), data: { ...created().data, startedAt: ahead } }])
+      .when(finish())
+      .then([RunFinished.of({ runId, finishedAt: ahead, status: null })]);
+    given(runDecider, [{ ...created(1), data: { ...created(1).data, startedAt: ahead } }, shardStarted(1, 1)])
+      .when(finish({ shard: shard(1, 1) }))
+      .then([
+        RunShardFinished.of({ runId, shard: shard(1, 1), finishedAt: ahead, status: null }),
+        RunFinished.of({ runId, finishedAt: ahead, status: null }),
+      ]);
+  });
+
   it('when a finish says neither time nor status, then it is now and unknown', () => {
     given(runDecider, [created()])
       .when(finish())
