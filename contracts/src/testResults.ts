@@ -26,6 +26,13 @@ export const TestError = z.object({
 });
 export type TestError = z.infer<typeof TestError>;
 
+/**
+ * Milliseconds, at most 30 days: a longer attempt is a unit mistake (seconds sent as microseconds), and a
+ * value near the largest double would overflow every sum and mean built on it.
+ */
+export const MAX_DURATION_MS = 30 * 86_400_000;
+const Duration = z.number().min(0).max(MAX_DURATION_MS);
+
 export interface TestStep {
   title: string;
   category?: string;
@@ -38,7 +45,7 @@ export const TestStep: z.ZodType<TestStep> = z.lazy(() =>
   z.object({
     title: z.string().max(2_000),
     category: z.string().max(100).optional(),
-    durationMs: z.number().min(0),
+    durationMs: Duration,
     error: TestError.optional(),
     location: SourceLocation.optional(),
     steps: z.array(TestStep).max(1_000).optional(),
@@ -67,7 +74,7 @@ export const ResultItem = z.object({
   attempt: z.number().int().min(0).max(100),
   status: ResultStatus,
   expectedStatus: ResultStatus.optional(),
-  durationMs: z.number().min(0),
+  durationMs: Duration,
   startedAt: z.iso.datetime({ offset: true }),
   error: TestError.optional(),
   steps: z.array(TestStep).max(1_000).optional(),

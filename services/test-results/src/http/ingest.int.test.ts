@@ -123,6 +123,15 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(((await retry.json()) as { data: unknown }).data).toEqual({ accepted: 1, duplicates: 0 });
   });
 
+  it('when a duration is beyond 30 days (1e308 ms, say), then 400 names it: sums and means over it would overflow', async () => {
+    const { run } = await startRun();
+    const answer = await post(`/${PROJECT}/test-runs/${run.id}/results`, {
+      results: [{ ...realisticResult(0), durationMs: 1e308 }],
+    });
+    expect(answer.status).toBe(400);
+    expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('results[0].durationMs');
+  });
+
   it('when steps nest deeper than a parser can follow, then 400 names the item, not a 500', async () => {
     const { run } = await startRun();
     // Written as text: JSON.stringify itself cannot follow 20,000 levels.
