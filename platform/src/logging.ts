@@ -8,10 +8,16 @@ export type Logger = pino.Logger;
  *
  * @example const log = createLogger({ service: 'gateway' }).child({ component: 'relay' });
  */
-export function createLogger(options: { service: string; level?: string; pretty?: boolean }): Logger {
+export function createLogger(options: {
+  service: string;
+  level?: string;
+  pretty?: boolean;
+  /** Where lines go (tests); stdout otherwise. */
+  destination?: pino.DestinationStream;
+}): Logger {
   // Asynchronous stdout: a busy process writes its lines in batches instead of one write() per line (an
   // access log line per request cost the gateway ~5% of its CPU); pino flushes what is left on exit.
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = options.destination ?? pino.destination({ dest: 1, sync: false });
   return pino(
     {
       level: options.level ?? process.env.LOG_LEVEL ?? 'info',
@@ -26,6 +32,13 @@ export function createLogger(options: { service: string; level?: string; pretty?
           'secret',
           '*.token',
           '*.secret',
+          // PostgreSQL errors quote what they refused: `where` the offending JSON text (a request body),
+          // `detail` the key or value. Their message and code say enough to act on.
+          'err.where',
+          'err.detail',
+          'err.internalQuery',
+          'err.cause.where',
+          'err.cause.detail',
         ],
         censor: '[redacted]',
       },
