@@ -52,9 +52,26 @@ export function queryInteger(bounds: { min: number; max?: number; fallback: numb
     z
       .string()
       .regex(/^[0-9]+$/, { error: 'must be an integer' })
-      // A number past the safe integers is just too big: one issue, not "not safe" and "too big".
-      .transform((digits) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER))
-      .pipe(z.number().int().min(bounds.min).max(max))
+      // Checked here rather than by a number schema: a value past the safe integers is one issue, "too
+      // big", rather than that and "not a safe integer", and it is never rounded into range.
+      .transform((digits, ctx) => {
+        const value = Number(digits);
+        if (value < bounds.min) {
+          ctx.addIssue({
+            code: 'too_small',
+            origin: 'number',
+            minimum: bounds.min,
+            inclusive: true,
+            input: digits,
+          });
+          return z.NEVER;
+        }
+        if (value > max) {
+          ctx.addIssue({ code: 'too_big', origin: 'number', maximum: max, inclusive: true, input: digits });
+          return z.NEVER;
+        }
+        return value;
+      })
       .prefault(String(bounds.fallback))
       // The string shape above is how it is parsed, not what a client sends: an integer, in bounds.
       .meta({

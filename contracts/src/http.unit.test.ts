@@ -29,4 +29,13 @@ describe('queryInteger', () => {
     expect(messages('101')).toHaveLength(1);
     expect(messages('99999999999999999999')).toHaveLength(1);
   });
+
+  it('when there is no upper bound, then past the safe integers is still refused, not rounded into range', () => {
+    const page = queryInteger({ min: 1, fallback: 1 });
+    expect(page.parse('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
+    const parsed = page.safeParse('99999999999999999999');
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues).toHaveLength(1);
+    expect(parsed.error?.issues[0]?.code).toBe('too_big');
+  });
 });
