@@ -423,14 +423,19 @@ describe('toErrorResponse', () => {
 });
 
 describe('characters PostgreSQL cannot store: NUL and lone surrogates', () => {
-  it('when a JSON body holds NUL characters in strings or keys, then the route sees each as U+FFFD', async () => {
+  /** An app whose POST /echo answers the body its route was given. */
+  function echoApp() {
     const { logger } = capturingLogger();
     const { app, finish } = createHttpApp({ logger, service: 'test' });
     app.post('/echo', (req, res) => {
       res.json(req.body);
     });
     finish(app);
-    const response = await request(app)
+    return app;
+  }
+
+  it('when a JSON body holds NUL characters in strings or keys, then the route sees each as U+FFFD', async () => {
+    const response = await request(echoApp())
       .post('/echo')
       .set('content-type', 'application/json')
       .send('{"stdout":["a\\u0000b"],"k\\u0000":{"n":1,"s":"\\\\u0000 is text"}}');
@@ -438,13 +443,7 @@ describe('characters PostgreSQL cannot store: NUL and lone surrogates', () => {
   });
 
   it('when a JSON body holds a lone surrogate, then the route sees U+FFFD, and whole pairs are kept', async () => {
-    const { logger } = capturingLogger();
-    const { app, finish } = createHttpApp({ logger, service: 'test' });
-    app.post('/echo', (req, res) => {
-      res.json(req.body);
-    });
-    finish(app);
-    const response = await request(app)
+    const response = await request(echoApp())
       .post('/echo')
       .set('content-type', 'application/json')
       .send('{"a":"\\ud800","b":"x\\udc00y","c":"\\ud83d\\ude00","d":"\\ud55c"}');
