@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -268,6 +269,18 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     );
     expect(rows[0]?.stdout).toEqual(['a\uFFFDb']);
     expect(rows[1]?.file).toBe(`\uFFFD${realisticResult(1).file}`);
+  });
+
+  it('when an import was cut short (its run started, not finished), then sending the report again resumes and finishes that run', async () => {
+    const xml = `<testsuites><testsuite name="resume" timestamp="2026-03-01T10:00:00"><testcase classname="r" name="one" time="0.1"/><testcase classname="r" name="two" time="0.1"/></testsuite></testsuites>`;
+    // What an import that failed after starting its run leaves: the run under the report's digest, running.
+    const ciRunId = `import-${createHash('sha256').update(xml).digest('hex').slice(0, 32)}`;
+    const { run: cut } = await startRun({ ciRunId, shard: { current: 1, total: 1 } });
+    const answer = await post(`/${PROJECT}/imports/junit`, xml, 'application/xml');
+    expect(answer.status).toBe(200);
+    const run = ((await answer.json()) as { data: { id: string; status: string; stats: { total: number } } })
+      .data;
+    expect(run).toMatchObject({ id: cut.id, status: 'finished' });
   });
 
   it('when JUnit XML holds a NUL, then it is imported with U+FFFD in its place', async () => {
