@@ -278,9 +278,14 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     const { run: cut } = await startRun({ ciRunId, shard: { current: 1, total: 1 } });
     const answer = await post(`/${PROJECT}/imports/junit`, xml, 'application/xml');
     expect(answer.status).toBe(200);
-    const run = ((await answer.json()) as { data: { id: string; status: string; stats: { total: number } } })
-      .data;
+    const run = ((await answer.json()) as { data: { id: string; status: string } }).data;
     expect(run).toMatchObject({ id: cut.id, status: 'finished' });
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${storeSchema}.events
+       WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1`,
+      [cut.id],
+    );
+    expect(rows[0]?.n).toBe(2);
   });
 
   it('when JUnit XML holds a NUL, then it is imported with U+FFFD in its place', async () => {
