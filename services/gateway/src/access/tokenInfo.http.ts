@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { TokenInfoQuery } from '@verdict/contracts';
 import { parseQuery, sendData, ServiceUnavailableError } from '@verdict/platform';
-import type { IdentityDirectory, TokenRecord } from '../identity/directory';
+import { scopesOf, type IdentityDirectory } from '../identity/directory';
 import { principalOf } from './authorize';
 import { RATE_LIMITS } from './rateLimits';
 
@@ -61,17 +61,4 @@ export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
     sendData(res, info);
   });
   return router;
-}
-
-/**
- * The token's scope strings: its projects (as organization/project pairs), then its capabilities.
- *
- * @example await scopesOf(directory, token); // ['organizations/o1/projects/p1', 'public-api']
- */
-export async function scopesOf(directory: IdentityDirectory, token: TokenRecord): Promise<string[]> {
-  const projects = await Promise.all(token.projectIds.map((id) => directory.findProject(id)));
-  const access = projects
-    .filter((project) => project !== null)
-    .map((project) => `organizations/${project.organizationId}/projects/${project.id}`);
-  return [...access, ...token.scopes];
 }

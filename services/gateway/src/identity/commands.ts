@@ -38,6 +38,7 @@ import {
   organizationStream,
   type OrganizationState,
 } from './organizations/organization';
+import { scopesOf } from './directory';
 import type { IdentityReadModel } from './projections/identityReadModel';
 import { tokenDecider, tokenStream, type TokenState } from './tokens/token';
 import { mintToken } from './tokenFormat';
@@ -271,18 +272,12 @@ export function createIdentityCommands(options: IdentityCommandsOptions): Identi
         { ...context, projectId: personal ? null : request.projectId },
       );
       const issued = issuedToken(state);
-      // The scopes as token-info shows them (spec §2: the source of truth for project access): its
-      // projects as organization/project pairs, then its capabilities.
-      const projects = await Promise.all(issued.projectIds.map((id) => readModel.findProject(id)));
-      const access = projects.flatMap((project) =>
-        project ? [`organizations/${project.organizationId}/projects/${project.id}`] : [],
-      );
       return {
         id: tokenId,
         token,
         kind: issued.kind,
         name: issued.name,
-        scopes: [...access, ...issued.scopes],
+        scopes: await scopesOf(readModel, issued),
         projectIds: issued.projectIds,
         expiresAt: issued.expiresAt,
         createdAt: issued.createdAt,

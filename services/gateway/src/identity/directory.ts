@@ -48,3 +48,21 @@ export interface IdentityDirectory {
   /** The user's role in the organization, or null when not a member. */
   roleOf(userId: string, organizationId: string): Promise<Role | null>;
 }
+
+/**
+ * A token's scope strings, as token-info shows them and the admin API answers when it issues the token:
+ * its projects as organization/project pairs (spec §2: the source of truth for project access), then its
+ * capabilities. A project no longer found is left out.
+ *
+ * @example await scopesOf(directory, token); // ['organizations/o1/projects/p1', 'public-api']
+ */
+export async function scopesOf(
+  projects: Pick<IdentityDirectory, 'findProject'>,
+  token: { projectIds: readonly string[]; scopes: readonly string[] },
+): Promise<string[]> {
+  const found = await Promise.all(token.projectIds.map((id) => projects.findProject(id)));
+  const access = found.flatMap((project) =>
+    project ? [`organizations/${project.organizationId}/projects/${project.id}`] : [],
+  );
+  return [...access, ...token.scopes];
+}
