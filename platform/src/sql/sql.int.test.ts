@@ -1,7 +1,7 @@
 import { requireServer, uniqueName } from '../testing/env';
 import { createPGliteDatabase } from './pglite';
 import { createPostgresDatabase } from './postgres';
-import type { SqlDatabase } from './types';
+import type { SqlDatabase, SqlExecutor } from './types';
 import { isSqlError, SQLSTATE } from './types';
 
 // One suite, both adapters of the SQL port: the embedded and the distributed mode must behave alike.
@@ -199,5 +199,55 @@ describe('SQL port on PGlite, one connection', () => {
       `SELECT label FROM ${schema}.items WHERE id >= 10 ORDER BY id`,
     );
     expect(rows.map((row) => row.label)).toEqual(['kept']);
+  });
+});
+
+describe('SQL port on PostgreSQL, session settings', () => {
+  const setting = async (db: SqlExecutor, name: string) =>
+    (await db.query<{ value: string }>('SELECT current_setting($1) AS value', [name])).rows[0]?.value;
+
+  it('when a pool opens sessions, then statements get no parallel workers', async () => {
+    const db = createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 2 });
+    try {
+      await expect(setting(db, 'max_parallel_workers_per_gather')).resolves.toBe('0');
+      // Inside a transaction too: it is the session's setting, not a statement's.
+      await expect(db.transaction((tx) => setting(tx, 'max_parallel_workers_per_gather'))).resolves.toBe('0');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when settings are given, then sessions start with them, a value with a space included', async () => {
+    const db = createPostgresDatabase({
+      connectionString: requireServer('DATABASE_URL'),
+      max: 1,
+      settings: { max_parallel_workers_per_gather: '1', application_name: 'verdict settings test' },
+    });
+    try {
+      await expect(setting(db, 'max_parallel_workers_per_gather')).resolves.toBe('1');
+      await expect(setting(db, 'application_name')).resolves.toBe('verdict settings test');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when the connection string carries options, then they replace the default settings', async () => {
+    const url = new URL(requireServer('DATABASE_URL'));
+    url.searchParams.set('options', '-c max_parallel_workers_per_gather=2');
+    const db = createPostgresDatabase({ connectionString: url.toString(), max: 1 });
+    try {
+      await expect(setting(db, 'max_parallel_workers_per_gather')).resolves.toBe('2');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when a setting name is not an identifier, then the pool is refused before it connects', () => {
+    expect(() =>
+      createPostgresDatabase({
+        connectionString: requireServer('DATABASE_URL'),
+        settings: { 'work_mem=1MB -c fsync': 'off' },
+      }),
+    ).toThrow(TypeError);
   });
 });
