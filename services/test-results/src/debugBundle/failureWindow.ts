@@ -105,7 +105,20 @@ export function firstLine(text: string, max = 300): string {
       .split(/\r?\n/)
       .map((candidate) => candidate.trim())
       .find((candidate) => candidate.length > 0) ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? `${cutAt(line, max - 1)}…` : line;
+}
+
+/**
+ * The first `length` characters (UTF-16 code units), one fewer when the last would be the first half of a
+ * surrogate pair: a cut emoji would reach the reader as U+FFFD.
+ *
+ * @example cutAt('ab😀', 3) // 'ab'
+ */
+export function cutAt(text: string, length: number): string {
+  if (length <= 0) return '';
+  const cut = text.slice(0, length);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 /**

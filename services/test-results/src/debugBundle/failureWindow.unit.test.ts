@@ -108,6 +108,13 @@ describe('error text', () => {
     expect(line.endsWith('…')).toBe(true);
   });
 
+  it('when the cut falls inside an emoji, then firstLine keeps no half of it', () => {
+    // 49 code units before the ellipsis: 24 emoji and the first half of the 25th.
+    const line = firstLine('😀'.repeat(1000), 50);
+    expect(line).toBe(`${'😀'.repeat(24)}…`);
+    expect(line).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+
   it('when an OSC hyperlink is in the text, then stripAnsi removes its escape codes', () => {
     expect(stripAnsi('\u001b]8;;https://x.dev\u0007link\u001b]8;;\u0007')).toBe('link');
   });

@@ -1,5 +1,5 @@
 import type { Pagination } from '@verdict/contracts';
-import { firstLine, flattenSteps, stripAnsi } from './failureWindow';
+import { cutAt, firstLine, flattenSteps, stripAnsi } from './failureWindow';
 import type {
   BundleArtifact,
   BundleEnvironment,
@@ -220,14 +220,6 @@ function addCutLine(lines: LineBudget, line: string, reserve: number): void {
   const suffix = ' [… line cut]';
   const room = lines.left - reserve - suffix.length;
   if (room >= MIN_LINE_PART) lines.add(`${cutAt(line, room)}${suffix}`);
-}
-
-/** The first `length` characters, without splitting a surrogate pair. */
-function cutAt(text: string, length: number): string {
-  if (length <= 0) return '';
-  const cut = text.slice(0, length);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 // ——— run scope ———
