@@ -22,6 +22,7 @@ export const ErrorCode = z.enum([
   'RUN_FINISHED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
   'SERVICE_UNAVAILABLE',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -42,6 +43,7 @@ export const httpStatusOf: Record<ErrorCode, number> = {
   RUN_FINISHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { httpStatusOf, type ErrorCode } from '@verdict/contracts';
 import type { Express } from 'express';
 import { ConfigError } from './config';
 import type { Logger } from './logging';
@@ -18,10 +20,43 @@ export function listen(app: Express, options: { host: string; port: number }): P
       error ? failed(error) : resolve(server),
     );
     server.once('error', failed);
+    server.on('clientError', answerClientError);
     // Behind a load balancer idle sockets must outlive its keep-alive, or it sees resets.
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
   });
+}
+
+/** A raw HTTP/1.1 answer that closes the connection, with the error envelope as its body when given. */
+function rawAnswer(status: number, reason: string, error?: { code: ErrorCode; message: string }): string {
+  const body = error ? JSON.stringify({ success: false, error }) : '';
+  const type = error ? 'Content-Type: application/json; charset=utf-8\r\n' : '';
+  return `HTTP/1.1 ${status} ${reason}\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/**
+ * A request Node's parser refuses before Express sees it (Node answers it with an empty body): with the
+ * envelope of every other error instead. Headers over 16 KB, a URL of thousands of ids among them, are a
+ * 431; a request that is not HTTP a 400; one whose headers never finished a 408, as Node says it.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? rawAnswer(httpStatusOf.HEADERS_TOO_LARGE, 'Request Header Fields Too Large', {
+          code: 'HEADERS_TOO_LARGE',
+          message: 'The URL and headers exceed 16 KB: send long lists in fewer requests',
+        })
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawAnswer(408, 'Request Timeout')
+        : rawAnswer(httpStatusOf.VALIDATION_ERROR, 'Bad Request', {
+            code: 'VALIDATION_ERROR',
+            message: 'Malformed HTTP request',
+          });
+  socket.end(answer);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import express from 'express';
 import { ConfigError } from './config';
 import { listen } from './process';
@@ -20,5 +21,43 @@ describe('listen', () => {
     await expect(listen(express(), { host: '999.1.1.1', port: 0 })).rejects.toThrow(
       /^Invalid configuration:\n {2}- HOST: 999\.1\.1\.1 is not an address of this machine/,
     );
+  });
+
+  describe('a request Node refuses before the routes', () => {
+    /** Sends `raw` on a plain socket and collects the whole answer. */
+    async function rawExchange(raw: string): Promise<string> {
+      const server = await listen(express(), { host: '127.0.0.1', port: 0 });
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      try {
+        return await new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+          let answer = '';
+          socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+          socket.on('end', () => resolve(answer));
+          socket.on('error', reject);
+        });
+      } finally {
+        server.close();
+      }
+    }
+
+    it('when the URL and headers exceed 16 KB, then it is a 431 with the error envelope', async () => {
+      const answer = await rawExchange(`GET /runs?ids=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 431 /);
+      expect(head).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(body)).toEqual({
+        success: false,
+        error: { code: 'HEADERS_TOO_LARGE', message: expect.stringContaining('16 KB') },
+      });
+    });
+
+    it('when the request is not HTTP, then it is a 400 VALIDATION_ERROR with the envelope', async () => {
+      const answer = await rawExchange('HELLO THERE\r\n\r\n');
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(body)).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    });
   });
 });
