@@ -20,7 +20,7 @@ import {
   type ApiRoute,
   type BlobStore,
 } from '@verdict/platform';
-import { parseJUnitXml, parsePlaywrightReport, type PendingAttachment } from '../imports';
+import { decodeXml, parseJUnitXml, parsePlaywrightReport, type PendingAttachment } from '../imports';
 import type { Ingest } from '../runs/ingest';
 import { distinctResults } from '../runs/results';
 
@@ -30,7 +30,8 @@ export interface ImportRoutesOptions {
   artifactMaxBytes: number;
 }
 
-const readXml = express.text({ type: ['application/xml', 'text/xml'], limit: '10mb' });
+/** Bytes: the XML's own declaration may name its encoding (decodeXml), which a text parser would ignore. */
+const readXml = express.raw({ type: ['application/xml', 'text/xml'], limit: '10mb' });
 const projectOf = (req: Request) => parseParams(RunPath.pick({ projectId: true }), req).projectId;
 const contextOf = (req: Request) => ({ correlationId: req.get('x-request-id') ?? null });
 
@@ -148,12 +149,13 @@ function junit(options: ImportRoutesOptions): RequestHandler[] {
   return [
     readXml,
     async (req, res) => {
-      if (typeof req.body !== 'string' || req.body.trim() === '') {
+      const xml = Buffer.isBuffer(req.body) ? decodeXml(req.body, req.get('content-type')) : '';
+      if (xml.trim() === '') {
         throw new ValidationError('body: expected JUnit XML (Content-Type: application/xml)');
       }
-      const parsed = parseJUnitXml(req.body, { startedAt: new Date().toISOString() });
+      const parsed = parseJUnitXml(xml, { startedAt: new Date().toISOString() });
       const { run, created } = await importReport(req, options, {
-        digest: digestOf(req.body),
+        digest: digestOf(xml),
         start: {
           ...(parsed.run.framework ? { framework: parsed.run.framework } : {}),
           ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),

@@ -30,7 +30,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     fetch(`${base}${url}`, {
       method: 'POST',
       headers: headers({ 'content-type': contentType }),
-      body: typeof body === 'string' ? body : JSON.stringify(body),
+      body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
     });
 
   beforeAll(async () => {
@@ -300,6 +300,22 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       [run.id],
     );
     expect(rows.map((row) => row.title)).toEqual(['n\uFFFDx']);
+  });
+
+  it('when JUnit XML declares ISO-8859-1, then its titles and messages are read in that encoding', async () => {
+    const xml = Buffer.from(
+      `<?xml version="1.0" encoding="ISO-8859-1"?><testsuite name="s"><testcase classname="c" name="café" time="0.1"><failure message="naïve">x</failure></testcase></testsuite>`,
+      'latin1',
+    );
+    const answer = await post(`/${PROJECT}/imports/junit`, xml, 'application/xml');
+    expect(answer.status).toBe(201);
+    const run = ((await answer.json()) as { data: { id: string } }).data;
+    const { rows } = await db.query<{ title: string; message: string }>(
+      `SELECT data::json->'item'->'titlePath'->>-1 AS title, data::json->'item'->'error'->>'message' AS message
+       FROM ${storeSchema}.events WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1`,
+      [run.id],
+    );
+    expect(rows).toEqual([{ title: 'café', message: 'naïve' }]);
   });
 
   it('when JUnit XML from pytest is imported, then 201 with a finished run; replaying it answers 200 with the same run', async () => {
