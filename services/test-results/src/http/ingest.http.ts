@@ -1,6 +1,7 @@
 import Busboy from 'busboy';
 import express, { type Request, type RequestHandler } from 'express';
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
 import {
   AddCoverageRequest,
   ArtifactUploadFields,
@@ -23,6 +24,7 @@ import {
   parseStorableJson,
 } from '@verdict/platform';
 import type { Ingest } from '../runs/ingest';
+import { derivedId } from '../runs/run';
 
 export interface IngestRoutesOptions {
   ingest: Ingest;
@@ -78,7 +80,22 @@ function resultsOf(req: Request): unknown {
 
 interface Upload {
   fields: Record<string, string>;
-  stored: { key: string; size: number } | null;
+  /** `sha256`: of the file's bytes, hex. */
+  stored: { key: string; size: number; sha256: string } | null;
+}
+
+/** The stream as it is, hashed on its way through. */
+function hashing(source: Readable): { stream: Transform; digest: () => string } {
+  const hash = createHash('sha256');
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  source.on('error', (error) => stream.destroy(error));
+  source.pipe(stream);
+  return { stream, digest: () => hash.digest('hex') };
 }
 
 /**
@@ -95,7 +112,7 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
       return;
     }
     const fields: Record<string, string> = {};
-    let storing: Promise<{ key: string; size: number }> | null = null;
+    let storing: Promise<{ key: string; size: number; sha256: string }> | null = null;
     busboy.on('field', (name, value) => {
       fields[name] = value;
     });
@@ -105,14 +122,20 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
         return;
       }
       const contentType = fields.contentType ?? info.mimeType ?? 'application/octet-stream';
-      storing = options.blobs.put(key, stream, {
-        contentType,
-        maxBytes: options.artifactMaxBytes,
-        // Fields sent before the file describe it best; the file part's own name otherwise. The download
-        // link carries what the run recorded either way.
-        filename: fields.name || info.filename || 'artifact',
+      const file = hashing(stream);
+      storing = options.blobs
+        .put(key, file.stream, {
+          contentType,
+          maxBytes: options.artifactMaxBytes,
+          // Fields sent before the file describe it best; the file part's own name otherwise. The download
+          // link carries what the run recorded either way.
+          filename: fields.name || info.filename || 'artifact',
+        })
+        .then((stored) => ({ ...stored, sha256: file.digest() }));
+      storing.catch(() => {
+        stream.unpipe(file.stream);
+        stream.resume();
       });
-      storing.catch(() => stream.resume());
     });
     busboy.on('error', (error) => reject(new ValidationError(`Malformed multipart body: ${String(error)}`)));
     busboy.on('close', () => {
@@ -126,11 +149,16 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
   });
 }
 
+/**
+ * Uploads an artifact. Its id names its content (the file's SHA-256 with its name, content type and
+ * result), so an upload replayed after a lost answer finds the artifact the first one recorded: the same
+ * 201 and id, and its second copy of the bytes deleted. Each upload streams to a key of its own first,
+ * since the id is known only once the whole file has been read.
+ */
 function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
   return async (req, res) => {
     const { projectId, runId } = parseParams(RunPath, req);
-    const id = newId();
-    const key = `${projectId}/${runId}/${id}`;
+    const key = `${projectId}/${runId}/${newId()}`;
     let upload: Upload;
     try {
       upload = await receiveUpload(req, options, key);
@@ -147,6 +175,8 @@ function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
       const issue = parsed.error.issues[0];
       throw new ValidationError(`${issue?.path.join('.') || 'fields'}: ${issue?.message ?? 'invalid'}`);
     }
+    const { name, contentType, resultRef } = parsed.data;
+    const id = derivedId(runId, 'artifact', upload.stored.sha256, name, contentType, resultRef ?? '');
     try {
       const artifact = await options.ingest.recordArtifact(
         projectId,
@@ -161,6 +191,8 @@ function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
         },
         contextOf(req),
       );
+      // A replay: the run keeps the bytes of the upload it recorded first.
+      if (artifact.blobKey !== key) await options.blobs.delete(key);
       sendData(
         res,
         { id: artifact.id, name: artifact.name, contentType: artifact.contentType, size: artifact.size },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
@@ -188,6 +188,40 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     const tooLarge = await upload(5000);
     expect(tooLarge.status).toBe(413);
     expect(ErrorEnvelope.parse(await tooLarge.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('when an artifact upload is replayed, then the same artifact answers and it is stored once', async () => {
+    const { run } = await startRun();
+    const upload = (content: string) => {
+      const data = new FormData();
+      data.set('name', 'trace.zip');
+      data.set('contentType', 'application/zip');
+      data.set('file', new Blob([Buffer.from(content)], { type: 'application/zip' }), 'trace.zip');
+      return fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+        method: 'POST',
+        headers: headers(),
+        body: data,
+      });
+    };
+    const idOf = async (answer: Response) => {
+      expect(answer.status).toBe(201);
+      return ((await answer.json()) as { data: { id: string } }).data.id;
+    };
+    const first = await idOf(await upload('the same bytes'));
+    expect(await idOf(await upload('the same bytes'))).toBe(first);
+    const other = await idOf(await upload('other bytes'));
+    expect(other).not.toBe(first);
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT data::json->'artifact'->>'id' AS id FROM ${storeSchema}.events
+       WHERE type = 'run.artifact-added' AND data::json->>'runId' = $1 ORDER BY global_position`,
+      [run.id],
+    );
+    expect(rows.map((row) => row.id)).toEqual([first, other]);
+    // The replay's copy of the bytes is gone: one blob per recorded artifact.
+    const blobs = readdirSync(path.join(blobDir, PROJECT, run.id)).filter(
+      (name) => !name.endsWith('.meta.json'),
+    );
+    expect(blobs).toHaveLength(2);
   });
 
   it('when an upload sends its file before its fields, then the download link carries the recorded name and type', async () => {
