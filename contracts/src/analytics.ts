@@ -76,10 +76,13 @@ function datePair(
   if (end !== undefined && start === undefined) {
     ctx.addIssue({ code: 'custom', path: [from], message: `is required with ${to}` });
   }
-  if (typeof start === 'string' && typeof end === 'string' && Date.parse(end) < Date.parse(start)) {
+  // Ranges are whole UTC days: an end on the start's day is in order whatever the times say.
+  if (typeof start === 'string' && typeof end === 'string' && utcDay(end) < utcDay(start)) {
     ctx.addIssue({ code: 'custom', path: [to], message: `must not be before ${from}` });
   }
 }
+
+const utcDay = (date: string): number => Math.floor(Date.parse(date) / 86_400_000);
 
 /**
  * A pair of dates that `dateRange` overrides: checked (each a calendar day, both or neither, in order) only

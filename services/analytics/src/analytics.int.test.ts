@@ -248,6 +248,15 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.metrics.newFailures.totalNewFailures).toBe(1);
     });
 
+    it('when startDate has a time later than a date-only endDate of the same day, then that whole day is the range', async () => {
+      const { status, body } = await get(
+        `/${P}/analytics/summary?startDate=2026-03-08T10:00:00Z&endDate=2026-03-08`,
+      );
+      expect(status).toBe(200);
+      expect(body.data.range).toMatchObject({ from: '2026-03-08T00:00:00.000Z', days: 1 });
+      expect(body.data.metrics.totalRuns).toBe(1);
+    });
+
     it.each([
       ['dateRange=30d'],
       ['dateRange=30d&environment=staging'],
