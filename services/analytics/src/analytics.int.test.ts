@@ -722,6 +722,12 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       });
     });
 
+    it('when a project has run nothing, then its filters list no status in use', async () => {
+      const { status, body } = await get(`/${Q}/filters`);
+      expect(status).toBe(200);
+      expect(body.data.statuses).toEqual([]);
+    });
+
     it.each(['dashboard', 'filters'])(
       'when %s gets any query parameter, then 400 VALIDATION_ERROR',
       async (name) => {

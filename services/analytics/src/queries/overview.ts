@@ -244,7 +244,7 @@ export async function dashboardOf(store: ReadStore, projectId: string, now: Date
 /** @example const filters = await filtersOf(store, projectId); */
 export async function filtersOf(store: ReadStore, projectId: string): Promise<ProjectFilters> {
   const s = store.schema;
-  const [pairs, cases] = await Promise.all([
+  const [pairs, cases, outcomes] = await Promise.all([
     store.db.query<{ environment: string; branch: string }>(
       `SELECT DISTINCT environment, branch FROM ${s}.runs WHERE project_id = $1 AND created ORDER BY 1, 2`,
       [projectId],
@@ -255,7 +255,15 @@ export async function filtersOf(store: ReadStore, projectId: string): Promise<Pr
          ARRAY(SELECT DISTINCT file FROM ${s}.test_cases WHERE project_id = $1 ORDER BY 1) AS files`,
       [projectId],
     ),
+    // The outcomes the project's executions had: from the weekly totals, a few rows per test case and week.
+    store.db.query<Record<(typeof Outcome.options)[number], boolean | null>>(
+      `SELECT bool_or(passed > 0) AS passed, bool_or(failed > 0) AS failed, bool_or(flaky > 0) AS flaky,
+         bool_or(skipped > 0) AS skipped
+       FROM ${s}.case_week_totals WHERE project_id = $1`,
+      [projectId],
+    ),
   ]);
+  const inUse = outcomes.rows[0];
   const environmentBranches: Record<string, string[]> = {};
   for (const { environment, branch } of pairs.rows) {
     if (environment === '') continue;
@@ -270,7 +278,7 @@ export async function filtersOf(store: ReadStore, projectId: string): Promise<Pr
     platforms: cases.rows[0]?.platforms ?? [],
     tags: cases.rows[0]?.tags ?? [],
     specFiles: cases.rows[0]?.files ?? [],
-    statuses: [...Outcome.options],
+    statuses: Outcome.options.filter((outcome) => inUse?.[outcome] === true),
   };
 }
 
