@@ -296,8 +296,11 @@ function parseInteger(
   issues: QueryIssue[],
 ): number | undefined {
   if (arrival.kind !== 'once') return undefined;
-  const value = /^[0-9]+$/.test(arrival.raw) ? Number(arrival.raw) : Number.NaN;
+  const digits = /^[0-9]+$/.test(arrival.raw);
+  const value = digits ? Number(arrival.raw) : Number.NaN;
   if (value >= min && value <= max) return value;
+  // Without an upper bound (attempt), a bigger integer is still one: past every index, so INVALID_ATTEMPT.
+  if (digits && max === Number.MAX_SAFE_INTEGER && value > max) return max;
   const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
   const message = `${name}: must be an integer ${range} (got ${JSON.stringify(arrival.raw)})`;
   issues.push({ parameter: name, rule, message });

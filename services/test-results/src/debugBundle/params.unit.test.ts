@@ -184,6 +184,14 @@ describe('parseDebugBundleQuery: limits and edge cases', () => {
     expect(parseDebugBundleQuery({ caseId: 'c1', attempt: '12' })).toMatchObject({ attempt: 12 });
   });
 
+  it('when attempt is an integer past the largest safe one, then it is kept as past every index (INVALID_ATTEMPT later)', () => {
+    const query = parseDebugBundleQuery({ caseId: 'c1', attempt: '99999999999999999999' });
+    expect(query).toMatchObject({ attempt: Number.MAX_SAFE_INTEGER });
+    expect(() => assertAttemptInRange(Number.MAX_SAFE_INTEGER, 2)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ATTEMPT' }),
+    );
+  });
+
   it('when attempt is negative, fractional or not a number, then 400 VALIDATION_ERROR (not INVALID_ATTEMPT)', () => {
     for (const attempt of ['-1', '1.5', 'last', '']) {
       expectRejected({ caseId: 'c1', attempt }, 'attempt', null);
