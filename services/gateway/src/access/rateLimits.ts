@@ -146,6 +146,10 @@ export function limitByToken(options: LimitByTokenOptions): RequestHandler {
       });
     }
     const decisions = await draw(res, rateLimiter, buckets, key);
+    const shown = res.locals.rateLimit as RateLimitDecision | undefined;
+    if (shown && refundable.some((bucket) => decisions[buckets.indexOf(bucket)] === shown)) {
+      showRefundBeforeAnswer(res, shown);
+    }
     if (kind === 'ingest') {
       await rateLimiter.refund(IP_BUCKET.name, clientAddress(req), IP_BUCKET.rule);
       const ingest = decisions[decisions.length - 1];
@@ -153,6 +157,22 @@ export function limitByToken(options: LimitByTokenOptions): RequestHandler {
     }
     next();
   };
+}
+
+/**
+ * The headers show a refundable bucket (the PDF reports' one a minute): an answer that is not a 2xx gives
+ * its draw back once sent, so it says so already, one more remaining, instead of a 0 the next request
+ * would not meet.
+ */
+function showRefundBeforeAnswer(res: Response, shown: RateLimitDecision): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: unknown[]) {
+    const status = typeof args[0] === 'number' ? args[0] : this.statusCode;
+    if ((status < 200 || status >= 300) && res.getHeader('RateLimit-Remaining') === String(shown.remaining)) {
+      res.setHeader('RateLimit-Remaining', String(Math.min(shown.limit, shown.remaining + 1)));
+    }
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as Response['writeHead'];
 }
 
 /** Consumes from each bucket in turn; shows the most restrictive decision; throws on the first refusal. */

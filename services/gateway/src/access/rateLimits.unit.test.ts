@@ -110,7 +110,10 @@ describe('rate limits of the public API (spec §8, API.md ingest)', () => {
     });
 
     it('when a PDF request is refused by the service, then the next one is generated', async () => {
-      expect((await refused('/p1/reports')).status).toBe(400);
+      const first = await refused('/p1/reports');
+      expect(first.status).toBe(400);
+      // Its draw is given back, and its headers say so: the next request is not the one over the limit.
+      expect(rateLimitHeaders(first)).toMatchObject({ limit: 1, remaining: 1 });
       expect((await post('/p1/reports')).status).toBe(200);
       expectRefused(await post('/p1/reports'), 1);
     });
