@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { successEnvelope } from './envelope';
+import { ErrorEnvelope, successEnvelope } from './envelope';
 import type { RouteSpec } from './http';
 import {
   AddCoverageRequest,
-  AddResultsRequest,
   AddResultsResponse,
   ArtifactSummary,
   FinishRunRequest,
@@ -11,6 +10,23 @@ import {
   StartRunRequest,
 } from './testResultsIngest';
 import { CoverageReport } from './testResultsEvents';
+import { ResultItem } from './testResults';
+import { MAX_RESULTS_PER_BATCH } from './testResultsIngest';
+
+/** An error answer of an ingest route, as it is documented beside its success. */
+const refused = (description: string) => ({ description, schema: ErrorEnvelope });
+const INVALID = refused(
+  'VALIDATION_ERROR: a parameter or the body is invalid; the message names each problem',
+);
+const NO_RUN = refused('NOT_FOUND: no such run in this project');
+const FINISHED = refused('RUN_FINISHED: the run is finished and takes nothing more');
+const TOO_LARGE = refused('PAYLOAD_TOO_LARGE: the body is over its size limit');
+
+/**
+ * The OpenAPI body of "add results": the items the route checks one by one (AddResultsRequest keeps
+ * them unknown so that a refusal names every bad item by its index).
+ */
+const AddResultsBody = z.object({ results: z.array(ResultItem).max(MAX_RESULTS_PER_BATCH) });
 
 export const RunPath = z.object({ projectId: z.string().min(1), runId: z.string().min(1) });
 const ProjectOnly = z.object({ projectId: z.string().min(1) });
@@ -31,6 +47,10 @@ export const testResultsIngestRoutes: RouteSpec[] = [
         description: 'The run with this ciRunId already existed: joined',
         schema: successEnvelope(RunSummary),
       },
+      400: INVALID,
+      409: refused(
+        'CONFLICT: shard.total differs from the run’s; RUN_FINISHED: the run of this ciRunId is finished',
+      ),
     },
   },
   {
@@ -44,9 +64,15 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     tag: 'Test Runs',
     security: 'bearer',
     params: RunPath,
-    body: AddResultsRequest,
+    body: AddResultsBody,
     bodyContentTypes: ['application/json', 'application/x-ndjson'],
-    responses: { 202: { description: 'Durably recorded', schema: successEnvelope(AddResultsResponse) } },
+    responses: {
+      202: { description: 'Durably recorded', schema: successEnvelope(AddResultsResponse) },
+      400: INVALID,
+      404: NO_RUN,
+      409: FINISHED,
+      413: TOO_LARGE,
+    },
   },
   {
     method: 'post',
@@ -62,7 +88,16 @@ export const testResultsIngestRoutes: RouteSpec[] = [
       contentType: z.string(),
       resultRef: z.string().optional(),
     }),
-    responses: { 201: { description: 'Stored', schema: successEnvelope(ArtifactSummary) } },
+    responses: {
+      201: {
+        description: 'Stored; an upload of the same file, name, type and resultRef answers the same artifact',
+        schema: successEnvelope(ArtifactSummary),
+      },
+      400: INVALID,
+      404: NO_RUN,
+      409: FINISHED,
+      413: refused('PAYLOAD_TOO_LARGE: the file is over VERDICT_ARTIFACT_MAX_BYTES'),
+    },
   },
   {
     method: 'post',
@@ -72,7 +107,12 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     security: 'bearer',
     params: RunPath,
     body: AddCoverageRequest,
-    responses: { 200: { description: 'Recorded', schema: successEnvelope(CoverageReport) } },
+    responses: {
+      200: { description: 'Recorded', schema: successEnvelope(CoverageReport) },
+      400: INVALID,
+      404: NO_RUN,
+      409: FINISHED,
+    },
   },
   {
     method: 'post',
@@ -82,7 +122,12 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     security: 'bearer',
     params: RunPath,
     body: FinishRunRequest,
-    responses: { 200: { description: 'The run', schema: successEnvelope(RunSummary) } },
+    responses: {
+      200: { description: 'The run', schema: successEnvelope(RunSummary) },
+      400: INVALID,
+      404: NO_RUN,
+      409: refused('CONFLICT: shard.total differs from the run’s'),
+    },
   },
 ];
 
@@ -120,6 +165,9 @@ export const testResultsImportRoutes: RouteSpec[] = [
         description: 'The same report was imported before: its run',
         schema: successEnvelope(RunSummary),
       },
+      400: refused('VALIDATION_ERROR: not a report this import reads, or an invalid query parameter'),
+      409: FINISHED,
+      413: TOO_LARGE,
     },
   },
   {
@@ -138,6 +186,9 @@ export const testResultsImportRoutes: RouteSpec[] = [
         description: 'The same report was imported before: its run',
         schema: successEnvelope(RunSummary),
       },
+      400: refused('VALIDATION_ERROR: not a report this import reads, or an invalid query parameter'),
+      409: FINISHED,
+      413: TOO_LARGE,
     },
   },
 ];
