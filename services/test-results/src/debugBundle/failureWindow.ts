@@ -223,10 +223,17 @@ function runnerByFile(file: string): Runner | undefined {
   return undefined;
 }
 
+/**
+ * A file named without a line reruns all of it, so its `file:line` entries go. Each platform is a
+ * `--project` (Playwright takes several); when a target has none, every project runs.
+ */
 function playwrightCommand(targets: readonly RetryTarget[]): string {
-  const locations = unique(targets.map(({ file, line }) => (line ? `${file}:${line}` : file)));
+  const wholeFiles = new Set(targets.filter(({ line }) => !line).map(({ file }) => file));
+  const locations = unique(
+    targets.map(({ file, line }) => (line && !wholeFiles.has(file) ? `${file}:${line}` : file)),
+  );
   const projects = unique(targets.map(({ project }) => project ?? ''));
-  const project = projects.length === 1 && projects[0] ? [`--project=${projects[0]}`] : [];
+  const project = projects.every(Boolean) ? projects.map((name) => `--project=${name}`) : [];
   const target = targets.length === 1 ? targets[0] : undefined;
   // Without a line, `file:line` cannot pick the test; the title can (`-g` is a regex).
   // Playwright greps the title with the file path in front, so the pattern is not anchored.

@@ -208,6 +208,25 @@ describe('retryCommand', () => {
     ).toBe("go test -run '^TestAdd$/^sub_case$' github.com/acme/pkg/math");
   });
 
+  it('when failing tests of a page span files and platforms, then one Playwright command names each once', () => {
+    const targets = [
+      { file: 'tests/cart.spec.ts', line: 40, project: 'chromium', titlePath: ['adds'] },
+      { file: 'tests/cart.spec.ts', project: 'firefox', titlePath: ['removes'] },
+      { file: 'tests/login.spec.ts', line: 7, project: 'webkit', titlePath: ['signs in'] },
+      { file: 'tests/login.spec.ts', line: 7, project: 'chromium', titlePath: ['signs in'] },
+    ].map((target) => ({ framework: 'playwright', ...target }));
+    // The whole cart file runs (one of its tests has no line), so its line is not listed apart.
+    expect(retryCommandForTests('playwright', targets)).toBe(
+      'npx playwright test tests/cart.spec.ts tests/login.spec.ts:7 --project=chromium --project=firefox --project=webkit',
+    );
+    expect(
+      retryCommandForTests('playwright', [
+        ...targets,
+        { framework: 'playwright', file: 'tests/x.spec.ts', line: 1 },
+      ]),
+    ).not.toContain('--project');
+  });
+
   it('when no framework is reported but a TypeScript test ran on a project, then Playwright reruns it', () => {
     expect(
       retryCommand({ framework: null, file: 'a.spec.ts', line: 4, project: 'chromium', titlePath: ['x'] }),
@@ -245,7 +264,9 @@ describe('retryCommand', () => {
       { framework: 'playwright', file: 'a.spec.ts', line: 1, project: 'chromium' },
       { framework: 'playwright', file: 'b.spec.ts', line: 2, project: 'firefox' },
     ];
-    expect(retryCommandForTests('playwright', targets)).toBe('npx playwright test a.spec.ts:1 b.spec.ts:2');
+    expect(retryCommandForTests('playwright', targets)).toBe(
+      'npx playwright test a.spec.ts:1 b.spec.ts:2 --project=chromium --project=firefox',
+    );
     expect(retryCommandForTests('playwright', [])).toBe('npx playwright test');
     expect(
       retryCommandForTests('go', [

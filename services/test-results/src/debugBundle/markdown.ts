@@ -226,14 +226,15 @@ function addCutLine(lines: LineBudget, line: string, reserve: number): void {
 
 function runSections(bundle: RunBundle, pagination: Pagination | undefined): Section[] {
   return [
-    { title: null, priority: 0, units: [runHeadline(bundle)] },
+    { title: null, priority: 0, units: [runHeadline(bundle, pagination)] },
     { title: 'Failing suites', priority: 3, units: failingSuites(bundle) },
     { title: 'Failing tests', priority: 1, units: runFailingTests(bundle, pagination) },
     { title: 'Actions', priority: 2, units: runActions(bundle, pagination) },
   ];
 }
 
-function runHeadline(bundle: RunBundle): string {
+/** The headline speaks of the page when the failing tests do not all fit on it. */
+function runHeadline(bundle: RunBundle, pagination: Pagination | undefined): string {
   const status = {
     running: 'is running',
     passed: 'passed',
@@ -241,10 +242,14 @@ function runHeadline(bundle: RunBundle): string {
     interrupted: 'was interrupted',
   };
   const first = bundle.items[0];
+  const paged = pagination !== undefined && pagination.total > bundle.items.length;
+  const onPage = paged ? ' on this page' : '';
   return sentences([
     `**Run ${code(bundle.runId)} ${status[bundle.runStatus]}**: ${failureCounts(bundle.meta.stats)}`,
-    first ? `First failure: ${testWhere(first)}${errorText(first.error)}` : 'No failing tests',
-    `${first ? 'Rerun the failing tests' : 'Rerun the run'}: ${code(bundle.links.retryCommand)}`,
+    first
+      ? `${pagination && pagination.page > 1 ? 'First failure on this page' : 'First failure'}: ${testWhere(first)}${errorText(first.error)}`
+      : 'No failing tests',
+    `${first ? `Rerun the failing tests${onPage}` : 'Rerun the run'}: ${code(bundle.links.retryCommand)}`,
     context(bundle.meta.stats, bundle.environment),
   ]);
 }

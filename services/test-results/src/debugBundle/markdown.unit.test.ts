@@ -305,6 +305,14 @@ describe('renderMarkdown sections', () => {
     expect(suite).toContain('Rerun the file: `npx playwright test tests/flow-0.spec.ts`');
   });
 
+  it('when the failing tests span pages, then the run headline speaks of this page', () => {
+    const first = renderMarkdown(runBundle, { pagination: { ...runPagination, page: 1 } }).split('\n\n')[0];
+    expect(first).toContain('. First failure: ');
+    expect(first).toContain(`Rerun the failing tests on this page: \`${runBundle.links.retryCommand}\``);
+    const second = renderMarkdown(runBundle, { pagination: { ...runPagination, page: 2 } }).split('\n\n')[0];
+    expect(second).toContain('. First failure on this page: ');
+  });
+
   it('when the failure window is rendered, then the failed step is marked and colours are gone', () => {
     const markdown = renderMarkdown(testBundle);
     expect(markdown).toMatch(
