@@ -27,7 +27,7 @@ export const analyticsRoutes: RouteSpec[] = [
     method: 'get',
     path: '/{projectId}/test-case-explorer',
     summary: 'Test cases with their metrics over a lookback window',
-    description: `${DEFINITIONS} The window is the last \`days\` days (default 30), or \`dateRange\`, or \`fromDate\`..\`toDate\` (precedence in that order: dateRange, fromDate/toDate, days). \`status\` is the outcome of the test case's latest execution in the window. failureRate = failed executions / executions, flakyRate = flaky executions / executions, avgDuration = mean duration in ms of an execution (all its attempts). \`pagination\` is inside \`data\` (spec §4.6); \`appliedFilters\` echoes every filter, null when not sent.`,
+    description: `${DEFINITIONS} The window is the last \`days\` days (default 30), or \`dateRange\`, or \`fromDate\`..\`toDate\` (precedence in that order: dateRange, fromDate/toDate, days). \`status\` is the outcome of the test case's latest execution in the window. failureRate = failed executions / executions, flakyRate = flaky executions / executions, avgDuration = mean duration in ms of an execution (all its attempts). \`pagination\` is inside \`data\` (spec §4.6); \`appliedFilters\` echoes every filter: as sent; when not sent, the default of those that have one (days, sortBy, order, order2; days even when dateRange or fromDate/toDate set the window), null or [] for the others.`,
     tag: 'Test Case Explorer',
     security: 'bearer',
     params: AnalyticsPath,
