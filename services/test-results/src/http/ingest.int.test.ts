@@ -242,8 +242,9 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       const detail = await fetch(`${base}/${PROJECT}/test-runs/${run.id}?include=artifacts&urls=report.txt`, {
         headers: headers(),
       });
-      url = ((await detail.json()) as { data: { artifacts: Record<string, { url: string } | null> } }).data
-        .artifacts['report.txt']?.url;
+      // 404 until the projection has seen the run start.
+      const body = (await detail.json()) as { data?: { artifacts: Record<string, { url: string } | null> } };
+      url = body.data?.artifacts['report.txt']?.url;
       if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const query = new URL(url ?? 'http://none').searchParams;

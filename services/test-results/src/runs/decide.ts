@@ -125,7 +125,8 @@ function checkShardTotal(run: ExistingRun, shard: Shard): void {
 function createRun(command: CreateRun, state: RunState): RunEvent[] {
   // A start that finds its run (another shard, or this request retried) joins it.
   if (state.status !== 'none') return startShard({ ...command, type: 'startShard' }, state);
-  const startedAt = command.startedAt ?? command.now.toISOString();
+  // As the reads print it (UTC, milliseconds), so the start's answer and the run detail agree.
+  const startedAt = new Date(command.startedAt ?? command.now).toISOString();
   const { runId, shard } = command;
   const runCreated = RunCreated.of({
     runId,
@@ -180,12 +181,13 @@ function latest(shards: Iterable<ShardEnd>): string {
 }
 
 /**
- * When the run (or a shard) ended: as reported, else now, but never before the run's start (a start sent
- * by a runner whose clock is ahead would otherwise give the run a negative duration).
+ * When the run (or a shard) ended: as reported, else now, but never before the run's start. A start sent
+ * by a runner whose clock is ahead, or an end reported within the clock skew before it, is a run of 0 ms
+ * that ends when it started, not one that reads as ending first.
  */
 function endOf(command: FinishRun, run: ExistingRun): string {
-  if (command.finishedAt !== null) return command.finishedAt;
-  return new Date(Math.max(command.now.getTime(), Date.parse(run.run.startedAt))).toISOString();
+  const end = command.finishedAt === null ? command.now.getTime() : Date.parse(command.finishedAt);
+  return new Date(Math.max(end, Date.parse(run.run.startedAt))).toISOString();
 }
 
 function finishShard(command: FinishRun, run: RunningRun, shardTotal: number): RunEvent[] {

@@ -113,6 +113,10 @@ describe('run decider: starting', () => {
     given(runDecider, [])
       .when(createRun({ startedAt }))
       .then([{ ...created(), data: { ...created().data, startedAt } }]);
+    // Kept as the reads print it: in UTC, with milliseconds.
+    given(runDecider, [])
+      .when(createRun({ startedAt: '2026-03-01T11:59:00+02:00' }))
+      .then([{ ...created(), data: { ...created().data, startedAt } }]);
   });
 
   it('when another shard starts the existing run, then it joins: only run.shard-started, never a second run.created', () => {
@@ -186,11 +190,11 @@ describe('run decider: finishing', () => {
     given(runDecider, [created(2), shardStarted(1)])
       .when(finish({ shard: shard(1), finishedAt: before }))
       .thenRefuses({ code: 'VALIDATION_ERROR', message: /^finishedAt:/ });
-    // Within the skew of two clocks it is a run of no time, not a mistake.
+    // Within the skew of two clocks it is a run of no time, not a mistake: it ends when it started.
     const skewed = new Date(now.getTime() - CLOCK_SKEW_MS).toISOString();
     given(runDecider, [created()])
       .when(finish({ finishedAt: skewed }))
-      .then([RunFinished.of({ runId, finishedAt: skewed, status: null })]);
+      .then([RunFinished.of({ runId, finishedAt: now.toISOString(), status: null })]);
   });
 
   it('when a run started in the future (a runner clock ahead) finishes without a time, then it ends at its start, not before', () => {
