@@ -230,7 +230,12 @@ export const BundleArtifact = z.object({
   name: z.string(),
   contentType: z.string(),
   artifactId: z.string(),
-  url: z.string().describe('Signed download URL; expires (default 15 minutes)'),
+  url: z
+    .string()
+    .nullable()
+    .describe(
+      'Signed download URL; expires (default 15 minutes). Null when no artifact of that id was uploaded to the run',
+    ),
 });
 export type BundleArtifact = z.infer<typeof BundleArtifact>;
 

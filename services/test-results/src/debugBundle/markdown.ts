@@ -456,7 +456,8 @@ function artifactGroup(label: string, list: readonly BundleArtifact[], total: nu
   return [
     `- ${label} (${count}):`,
     ...list.map(
-      (artifact) => `  - ${code(oneLine(artifact.name))} (${artifact.contentType}): ${artifact.url}`,
+      (artifact) =>
+        `  - ${code(oneLine(artifact.name))} (${artifact.contentType}): ${artifact.url ?? 'not uploaded'}`,
     ),
   ];
 }

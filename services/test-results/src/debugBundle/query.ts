@@ -518,19 +518,20 @@ async function artifactsOf(
     `${sources.publicUrl.replace(/\/+$/, '')}/api/public/v1/${encodeURIComponent(projectId)}/test-runs/${encodeURIComponent(runId)}/artifacts/${encodeURIComponent(artifactId)}`;
   return list.map((attachment) => {
     const row = uploaded.get(attachment.artifactId);
-    const url =
-      row && sources.signArtifactUrl
-        ? sources.signArtifactUrl({
-            id: row.id,
-            name: row.name,
-            contentType: row.content_type,
-            size: Number(row.size),
-            blobKey: row.blob_key,
-            resultRef: row.result_ref,
-            projectId,
-            runId,
-          })
-        : unsigned(attachment.artifactId);
+    // A result may name an artifact that was never uploaded: there is nothing to link to.
+    if (row === undefined) return { ...attachment, url: null };
+    const url = sources.signArtifactUrl
+      ? sources.signArtifactUrl({
+          id: row.id,
+          name: row.name,
+          contentType: row.content_type,
+          size: Number(row.size),
+          blobKey: row.blob_key,
+          resultRef: row.result_ref,
+          projectId,
+          runId,
+        })
+      : unsigned(attachment.artifactId);
     return { ...attachment, url };
   });
 }
