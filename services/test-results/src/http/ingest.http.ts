@@ -158,6 +158,8 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
 function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
   return async (req, res) => {
     const { projectId, runId } = parseParams(RunPath, req);
+    // An unknown or finished run is refused before any byte is stored (recordArtifact checks again).
+    await options.ingest.assertRunning(projectId, runId);
     const key = `${projectId}/${runId}/${newId()}`;
     let upload: Upload;
     try {

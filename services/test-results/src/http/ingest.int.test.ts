@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
@@ -222,6 +222,23 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
       (name) => !name.endsWith('.meta.json'),
     );
     expect(blobs).toHaveLength(2);
+  });
+
+  it('when an artifact is uploaded to an unknown run, then 404 and nothing is stored', async () => {
+    for (const runId of ['no-such-run', '.hidden']) {
+      const data = new FormData();
+      data.set('name', 'a.png');
+      data.set('contentType', 'image/png');
+      data.set('file', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
+      const answer = await fetch(`${base}/${PROJECT}/test-runs/${runId}/artifacts`, {
+        method: 'POST',
+        headers: headers(),
+        body: data,
+      });
+      expect(answer.status).toBe(404);
+      expect(ErrorEnvelope.parse(await answer.json()).error.code).toBe('NOT_FOUND');
+      expect(existsSync(path.join(blobDir, PROJECT, runId))).toBe(false);
+    }
   });
 
   it('when an upload sends its file before its fields, then the download link carries the recorded name and type', async () => {

@@ -103,7 +103,8 @@ function requireRun(state: RunState, command: RunAddress): ExistingRun {
   return state;
 }
 
-function requireRunning(state: RunState, command: RunAddress): RunningRun {
+/** The run, when it exists in the command's project and is not finished: NOT_FOUND or RUN_FINISHED else. */
+export function requireRunning(state: RunState, command: RunAddress): RunningRun {
   const run = requireRun(state, command);
   if (run.status === 'finished') {
     throw new ConflictError(

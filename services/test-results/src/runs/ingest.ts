@@ -37,7 +37,7 @@ import {
 } from '@verdict/platform';
 import { ciRunDecider, ciRunStream } from './ciRun';
 import { counterDecider, counterStream, parseCounterEvent } from './counter';
-import { decide, runDecider, type RunCommand } from './decide';
+import { decide, requireRunning, runDecider, type RunCommand } from './decide';
 import { distinctResults, parseResults, resultEventId } from './results';
 import {
   parseRunEvent,
@@ -89,6 +89,8 @@ export interface Ingest {
   ): Promise<AddResultsResponse>;
   /** How many of these results the run has recorded already: a replayed import finds all of them. */
   recordedCount(runId: string, items: readonly ResultItem[]): Promise<number>;
+  /** Refuses as an addition to the run would (NOT_FOUND, RUN_FINISHED): before an upload is read. */
+  assertRunning(projectId: string, runId: string): Promise<void>;
   /** Records an uploaded artifact's metadata; recording the same artifact id again returns the first. */
   recordArtifact(
     projectId: string,
@@ -305,6 +307,10 @@ export function createIngest(options: IngestOptions): Ingest {
     async recordedCount(runId, items) {
       const ids = distinctResults(items).distinct.map((item) => resultEventId(runId, item));
       return ids.length === 0 ? 0 : (await store.existingEventIds(ids)).size;
+    },
+
+    async assertRunning(projectId, runId) {
+      requireRunning(await loadRun(runId), { projectId, runId });
     },
 
     async recordArtifact(projectId, runId, artifact, context = {}) {
