@@ -60,7 +60,17 @@ async function importReport(req: Request, options: ImportRoutesOptions, report: 
     ...(query.commitSha ? { commit: { sha: query.commitSha } } : {}),
   };
   const context = contextOf(req);
-  const { run, created } = await options.ingest.startRun(projectId, start, context);
+  const { run, created } = await options.ingest
+    .startRun(projectId, start, context)
+    .catch((error: unknown) => {
+      // The import joins as a run's only shard; a run of several shards under that ciRunId cannot take it.
+      if (error instanceof ConflictError && error.code === 'CONFLICT') {
+        throw new ConflictError(
+          `ciRunId ${ciRunId} names a run of several shards: import this report under another ciRunId`,
+        );
+      }
+      throw error;
+    });
   if (run.status === 'finished') {
     // The same report imported again finds every result recorded: its run, as a replay. Any other
     // report under a finished run's ciRunId would be dropped: refused, as results for a finished run are.

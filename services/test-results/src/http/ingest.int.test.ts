@@ -393,6 +393,18 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(replay.status).toBe(200);
   });
 
+  it('when a report is imported under the ciRunId of a sharded run, then 409 says the ciRunId names several shards', async () => {
+    await startRun({ ciRunId: 'sharded-9', shard: { current: 1, total: 2 } });
+    const xml = `<testsuites><testsuite name="s"><testcase classname="c" name="n" time="0.1"/></testsuite></testsuites>`;
+    const answer = await post(`/${PROJECT}/imports/junit?ciRunId=sharded-9`, xml, 'application/xml');
+    expect(answer.status).toBe(409);
+    const { error } = ErrorEnvelope.parse(await answer.json());
+    expect(error.code).toBe('CONFLICT');
+    expect(error.message).toBe(
+      'ciRunId sharded-9 names a run of several shards: import this report under another ciRunId',
+    );
+  });
+
   it('when an import body is not a report, then 400 VALIDATION_ERROR', async () => {
     const xml = await post(`/${PROJECT}/imports/junit`, '<testsuites><oops', 'application/xml');
     expect(xml.status).toBe(400);
