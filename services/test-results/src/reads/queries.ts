@@ -163,8 +163,13 @@ export async function runErrors({ db, schema }: ReadStore, runId: string): Promi
     stacks: string[] | null;
     tests: { testCaseId: string; title: string; file: string; project: string; attempts: number[] }[];
   }>(
+    // An attempt is numbered as the debug bundle numbers it, by its order among the test's attempts on its
+    // platform in the run (the runner's own numbers may skip), so `attempt=N` there shows this one.
     `WITH failing AS (
-       SELECT r.error->>'message' AS message, r.error->>'stack' AS stack, r.test_case_id, r.project, r.attempt,
+       SELECT r.error->>'message' AS message, r.error->>'stack' AS stack, r.test_case_id, r.project,
+              (SELECT count(*)::int FROM ${schema}.results x
+               WHERE x.run_id = r.run_id AND x.test_case_id = r.test_case_id AND x.project = r.project
+                 AND x.attempt < r.attempt) AS attempt,
               c.title, c.file
        FROM ${schema}.results r
        JOIN ${schema}.test_cases c ON c.project_id = r.project_id AND c.id = r.test_case_id

@@ -55,6 +55,8 @@ let app: Express;
 let newer: string;
 let older: string;
 let foreign: string;
+/** A run whose runner numbered a test's attempts 0 and 3 (project-3 only). */
+let gappy: string;
 
 beforeAll(async () => {
   db = await createPGliteDatabase();
@@ -119,6 +121,9 @@ beforeAll(async () => {
 
   foreign = (await ingest.startRun(P2, { title: 'elsewhere', startedAt: '2026-03-03T10:00:00.000Z' })).run.id;
   await ingest.addResults(P2, foreign, [result('pays', 0, 'passed')]);
+
+  gappy = (await ingest.startRun('project-3', { startedAt: '2026-03-03T10:00:00.000Z' })).run.id;
+  await ingest.addResults('project-3', gappy, [result('skips', 0, 'failed'), result('skips', 3, 'failed')]);
 
   const projector = createProjector({ db, projection: runsProjection(SCHEMA), logger: silentLogger() });
   await projector.init();
@@ -316,6 +321,11 @@ describe('GET /{projectId}/test-runs/{runId}', () => {
         },
       ],
     });
+  });
+
+  it('when a runner skipped attempt numbers, then include=errors numbers attempts as the debug bundle does', async () => {
+    const { errors } = (await get(`/project-3/test-runs/${gappy}?include=errors`)).body.data;
+    expect(errors.groups[0].tests[0].attempts).toEqual([0, 1]);
   });
 
   it('when include=coverage, then the latest report comes, and null for a run without one', async () => {
