@@ -19,6 +19,7 @@
  */
 import type { Outcome, ResultStatus, TestError, TestStep } from '@verdict/contracts';
 import { NotFoundError, type SqlExecutor } from '@verdict/platform';
+import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../reads/queries';
 import type { ArtifactToSign } from '../reads/routes';
 import {
   failureWindow,
@@ -501,19 +502,12 @@ async function artifactsOf(
 ): Promise<BundleArtifact[]> {
   const list = attachments ?? [];
   if (list.length === 0) return [];
-  const { rows } = await sources.db.query<{
-    id: string;
-    name: string;
-    content_type: string;
-    size: string | number;
-    blob_key: string;
-    result_ref: string | null;
-  }>(
-    `SELECT id, name, content_type, size, blob_key, result_ref FROM ${sources.schema}.artifacts
+  const { rows } = await sources.db.query<ArtifactColumns>(
+    `SELECT ${ARTIFACT_COLUMNS} FROM ${sources.schema}.artifacts
      WHERE run_id = $1 AND project_id = $2 AND id = ANY($3::text[])`,
     [runId, projectId, list.map((attachment) => attachment.artifactId)],
   );
-  const uploaded = new Map(rows.map((row) => [row.id, row]));
+  const uploaded = new Map(rows.map((row) => [row.id, artifactOfRow(row)]));
   const unsigned = (artifactId: string) =>
     `${sources.publicUrl.replace(/\/+$/, '')}/api/public/v1/${encodeURIComponent(projectId)}/test-runs/${encodeURIComponent(runId)}/artifacts/${encodeURIComponent(artifactId)}`;
   return list.map((attachment) => {
@@ -521,16 +515,7 @@ async function artifactsOf(
     // A result may name an artifact that was never uploaded: there is nothing to link to.
     if (row === undefined) return { ...attachment, url: null };
     const url = sources.signArtifactUrl
-      ? sources.signArtifactUrl({
-          id: row.id,
-          name: row.name,
-          contentType: row.content_type,
-          size: Number(row.size),
-          blobKey: row.blob_key,
-          resultRef: row.result_ref,
-          projectId,
-          runId,
-        })
+      ? sources.signArtifactUrl({ ...row, projectId, runId })
       : unsigned(attachment.artifactId);
     return { ...attachment, url };
   });

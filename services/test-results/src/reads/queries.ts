@@ -298,27 +298,36 @@ export async function runArtifacts(
   runId: string,
   keys: readonly string[],
 ): Promise<ArtifactRow[]> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    content_type: string;
-    size: string | number;
-    blob_key: string;
-    result_ref: string | null;
-  }>(
-    `SELECT id, name, content_type, size, blob_key, result_ref FROM ${schema}.artifacts
+  const { rows } = await db.query<ArtifactColumns>(
+    `SELECT ${ARTIFACT_COLUMNS} FROM ${schema}.artifacts
      WHERE run_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))
      ORDER BY added_at, id`,
     [runId, keys],
   );
-  return rows.map((row) => ({
+  return rows.map(artifactOfRow);
+}
+
+/** The artifacts table's columns an ArtifactRow is read from (the debug bundle reads them too). */
+export const ARTIFACT_COLUMNS = 'id, name, content_type, size, blob_key, result_ref';
+
+export interface ArtifactColumns {
+  id: string;
+  name: string;
+  content_type: string;
+  size: string | number;
+  blob_key: string;
+  result_ref: string | null;
+}
+
+export function artifactOfRow(row: ArtifactColumns): ArtifactRow {
+  return {
     id: row.id,
     name: row.name,
     contentType: row.content_type,
     size: Number(row.size),
     blobKey: row.blob_key,
     resultRef: row.result_ref,
-  }));
+  };
 }
 
 interface TestCaseRow {
