@@ -20,8 +20,8 @@ export interface PostgresDatabaseOptions {
   /** Where to report a pooled connection that died while idle (the pool replaces it). */
   logger?: Logger;
   /**
-   * Settings every pooled session starts with (PostgreSQL's `options` startup parameter); default
-   * SESSION_SETTINGS. An `options` parameter in the connection string replaces them whole.
+   * Settings every pooled session starts with (SET on connect); default SESSION_SETTINGS. A connection
+   * string with an `options` parameter chooses its own: then none of these is applied.
    */
   settings?: Readonly<Record<string, string>>;
 }
@@ -37,14 +37,20 @@ export const SESSION_SETTINGS: Readonly<Record<string, string>> = { max_parallel
 
 const SETTING_NAME = /^[a-z_][a-z0-9_.]*$/;
 
-/** The `options` startup parameter: `-c name=value` for each setting, spaces and backslashes escaped. */
-function startupOptions(settings: Readonly<Record<string, string>>): string | undefined {
+/**
+ * The settings as one `SET …; SET …` text, run first on each new connection. Not the `options` startup
+ * parameter: PgBouncer refuses a connection that sends one (unless told to ignore it), and a SET passes.
+ */
+function settingStatements(settings: Readonly<Record<string, string>>): string | undefined {
   const parts = Object.entries(settings).map(([name, value]) => {
     if (!SETTING_NAME.test(name)) throw new TypeError(`Not a PostgreSQL setting name: ${name}`);
-    return `-c ${name}=${value.replace(/[\\ ]/g, (c) => `\\${c}`)}`;
+    return `SET ${name} = '${value.replace(/'/g, "''")}'`;
   });
-  return parts.length > 0 ? parts.join(' ') : undefined;
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
+
+/** A connection string that sets `options` itself (URL or keyword form) chooses its own settings. */
+const choosesOptions = (connectionString: string) => /(^|[?&\s])options=/.test(connectionString);
 
 const statementNames = new Map<string, string>();
 
@@ -97,11 +103,20 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): SqlDat
     connectionString: options.connectionString,
     max: options.max ?? 10,
     application_name: options.applicationName,
-    // pg lets the connection string's own `options` win over this one.
-    options: startupOptions(options.settings ?? SESSION_SETTINGS),
   });
   // Without a listener an idle connection dropped by the server would crash the process.
   pool.on('error', (error) => options.logger?.warn({ err: error }, 'idle PostgreSQL connection failed'));
+  const settings = choosesOptions(options.connectionString)
+    ? undefined
+    : settingStatements(options.settings ?? SESSION_SETTINGS);
+  if (settings !== undefined) {
+    // A client runs its queries in order: this one goes before the first the pool hands it out for.
+    pool.on('connect', (client) => {
+      client.query(settings).catch((error: unknown) => {
+        options.logger?.warn({ err: error }, 'could not apply the session settings');
+      });
+    });
+  }
 
   async function transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await pool.connect();

@@ -217,15 +217,15 @@ describe('SQL port on PostgreSQL, session settings', () => {
     }
   });
 
-  it('when settings are given, then sessions start with them, a value with a space included', async () => {
+  it('when settings are given, then sessions start with them, a value with a space and a quote included', async () => {
     const db = createPostgresDatabase({
       connectionString: requireServer('DATABASE_URL'),
       max: 1,
-      settings: { max_parallel_workers_per_gather: '1', application_name: 'verdict settings test' },
+      settings: { max_parallel_workers_per_gather: '1', application_name: "verdict's settings test" },
     });
     try {
       await expect(setting(db, 'max_parallel_workers_per_gather')).resolves.toBe('1');
-      await expect(setting(db, 'application_name')).resolves.toBe('verdict settings test');
+      await expect(setting(db, 'application_name')).resolves.toBe("verdict's settings test");
     } finally {
       await db.close();
     }
