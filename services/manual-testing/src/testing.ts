@@ -177,11 +177,13 @@ export async function startService(
       const headers: Record<string, string> = {
         [INTERNAL_IDENTITY_HEADER]: mintInternalToken(identity, { secret }),
       };
-      if (body !== undefined) headers['content-type'] = 'application/json';
+      // A FormData body sets its own multipart content type.
+      const form = body instanceof FormData;
+      if (body !== undefined && !form) headers['content-type'] = 'application/json';
       const response = await fetch(`${base}${url}`, {
         method,
         headers,
-        body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+        body: body === undefined ? null : form || typeof body === 'string' ? body : JSON.stringify(body),
       });
       return { status: response.status, body: (await response.json()) as Answer<never>['body'] };
     },

@@ -34,6 +34,17 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
     return answer.body.data;
   }
 
+  it('when an attachment is uploaded with a UTF-8 file name, then the name is kept as sent', async () => {
+    const p = project();
+    await create(p);
+    const form = new FormData();
+    form.append('file', new Blob(['bytes'], { type: 'text/plain' }), 'ünï cödé 😀 日本.txt');
+    // The first case of a fresh project.
+    const answer = await p.post(`/manual-test-cases/TC-1/attachments`, form);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ originalFileName: 'ünï cödé 😀 日本.txt' });
+  });
+
   describe('create and get', () => {
     it('when a case is created, then 201 with TC-1, the defaults, and its author from the identity topic', async () => {
       const p = project();

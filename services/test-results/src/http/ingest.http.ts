@@ -106,7 +106,12 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
   return new Promise((resolve, reject) => {
     let busboy: Busboy.Busboy;
     try {
-      busboy = Busboy({ headers: req.headers, limits: { files: 1, fields: 10, fieldSize: 4096 } });
+      // UTF-8 file names as browsers and curl send them (busboy reads them as Latin-1 by default).
+      busboy = Busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 10, fieldSize: 4096 },
+      });
     } catch {
       reject(new ValidationError('Expected a multipart/form-data body with a `file` part'));
       return;
