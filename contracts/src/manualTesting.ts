@@ -183,9 +183,24 @@ export function tagsOf(input: string | string[]): string[] {
 
 const customFieldsFit = (value: Record<string, unknown>) =>
   JSON.stringify(value).length <= MANUAL_LIMITS.customFieldsBytes;
-export const CustomFieldsInput = z
-  .record(z.string().min(1).max(100), z.unknown())
-  .refine(customFieldsFit, { error: `must be at most ${MANUAL_LIMITS.customFieldsBytes} bytes of JSON` });
+/**
+ * An object whose keys a client names: a `__proto__` key would be dropped without a word (zod skips it, as
+ * JavaScript objects must), so it is refused by name instead.
+ */
+function clientKeyed<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.addIssue({ code: 'custom', message: '"__proto__" is a reserved key', input: value });
+    }
+    return value;
+  }, schema);
+}
+
+export const CustomFieldsInput = clientKeyed(
+  z
+    .record(z.string().min(1).max(100), z.unknown())
+    .refine(customFieldsFit, { error: `must be at most ${MANUAL_LIMITS.customFieldsBytes} bytes of JSON` }),
+);
 
 const caseFields = {
   title: Title.optional(),
@@ -495,10 +510,12 @@ export const StepResultInput = z.strictObject({
   status: RunCaseResultInput,
   comment: z.string().max(10_000).optional(),
 });
-export const LinkedIssueInput = z
-  .object({ key: z.string().trim().min(1).max(200) })
-  .catchall(z.unknown())
-  .refine((v) => JSON.stringify(v).length <= 4_096, { error: 'must be at most 4096 bytes of JSON' });
+export const LinkedIssueInput = clientKeyed(
+  z
+    .object({ key: z.string().trim().min(1).max(200) })
+    .catchall(z.unknown())
+    .refine((v) => JSON.stringify(v).length <= 4_096, { error: 'must be at most 4096 bytes of JSON' }),
+);
 
 /** Spec §4.4: two modes; the handler rejects a body that mixes them. */
 export const UpdateRunCaseRequest = z.strictObject({

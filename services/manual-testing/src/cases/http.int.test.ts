@@ -365,6 +365,21 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
       expect(answer.body.error?.message).toContain('nested too deeply');
     });
 
+    it('when customFields hold a __proto__ key, then 400 names it rather than dropping it without a word', async () => {
+      const p = project();
+      await create(p);
+      // Written as text: an object literal's __proto__ would set the prototype, not a key.
+      const answer = await p.patch(
+        '/manual-test-cases/TC-1',
+        '{"customFields":{"__proto__":{"polluted":1}}}',
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringContaining('__proto__'),
+      });
+    });
+
     it('when the case does not exist, then 404 NOT_FOUND', async () => {
       const answer = await project().patch('/manual-test-cases/TC-404', { title: 'x' });
       expect(answer.status).toBe(404);
