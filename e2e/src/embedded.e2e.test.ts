@@ -102,7 +102,7 @@ describe('the embedded default (npm start)', () => {
     }
   });
 
-  it('when restarted on the same data folder, then the data written by the first run is still there, and a second process on it is refused', async () => {
+  it('when restarted on the same data folder, then the data written by the first run (token usage too) is still there, and a second process on it is refused', async () => {
     let seeded: { projectId?: string; token?: string } = {};
     for (let run = 0; run < 2; run += 1) {
       const port = randomPort();
@@ -113,6 +113,12 @@ describe('the embedded default (npm start)', () => {
           projectId: /Project id:\s+(\S+)/.exec(verdict.output())?.[1],
           token: /Token:\s+(svc_pat_\S+)/.exec(verdict.output())?.[1],
         };
+        // Two uses of the token, to be counted on after the restart.
+        for (let use = 0; use < 2; use += 1) {
+          await fetch(`http://127.0.0.1:${port}/api/public/v1/${seeded.projectId}/token-info`, {
+            headers: { authorization: `Bearer ${seeded.token}` },
+          });
+        }
       } else {
         // Not seeded twice, and the token issued by the first run still opens its project.
         expect(verdict.output()).not.toContain('First start');
@@ -120,6 +126,8 @@ describe('the embedded default (npm start)', () => {
           headers: { authorization: `Bearer ${seeded.token}` },
         });
         expect(info.status).toBe(200);
+        // Its usage went on counting from where the first run left it.
+        expect(((await info.json()) as { data: { usageCount: number } }).data.usageCount).toBe(3);
         // A second process on the folder in use would overwrite the first one's writes: it refuses.
         const second = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
         expect(await second.exited).toBe(2);

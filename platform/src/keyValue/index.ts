@@ -2,3 +2,4 @@
 // never loads the redis client.
 export * from './types';
 export * from './memory';
+export * from './sql';

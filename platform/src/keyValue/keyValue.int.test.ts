@@ -1,20 +1,42 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../clock';
 import { requireServer, uniqueName } from '../testing';
+import { createPGliteDatabase } from '../sql/pglite';
+import { createPostgresDatabase } from '../sql/postgres';
+import type { SqlDatabase } from '../sql/types';
 import { createMemoryKeyValue } from './memory';
 import { createRedisKeyValue } from './redis';
+import { createSqlKeyValue } from './sql';
 import type { KeyValue } from './types';
+
+/** One database per SQL engine for the whole file; each store gets a schema of its own. */
+const databases: SqlDatabase[] = [];
+function sqlStore(open: () => Promise<SqlDatabase>): () => Promise<KeyValue> {
+  let db: Promise<SqlDatabase> | undefined;
+  return async () => {
+    db ??= open().then((opened) => (databases.push(opened), opened));
+    return createSqlKeyValue({ db: await db, schema: uniqueName('kv') });
+  };
+}
+afterAll(async () => {
+  for (const db of databases) await db.close();
+});
 
 // One contract, every adapter: the embedded and distributed modes must behave the same.
 describe.each([
-  ['memory', () => createMemoryKeyValue()],
-  ['redis', () => createRedisKeyValue({ url: requireServer('REDIS_URL') })],
-] as const)('KeyValue contract (%s)', (_adapter, create: () => KeyValue) => {
+  ['memory', async () => createMemoryKeyValue()],
+  ['redis', async () => createRedisKeyValue({ url: requireServer('REDIS_URL') })],
+  ['SQL on PGlite', sqlStore(() => createPGliteDatabase())],
+  [
+    'SQL on PostgreSQL',
+    sqlStore(async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 4 })),
+  ],
+] as const)('KeyValue contract (%s)', (_adapter, create: () => Promise<KeyValue>) => {
   let kv: KeyValue;
   let key: (name: string) => string;
 
-  beforeEach(() => {
-    kv = create();
+  beforeEach(async () => {
+    kv = await create();
     const prefix = uniqueName('kv');
     key = (name) => `${prefix}:${name}`;
   });
@@ -145,5 +167,38 @@ describe('memory KeyValue on an injected clock', () => {
     expect(await kv.get('value')).toBeNull();
     expect(await kv.get('counter')).toBeNull();
     await kv.close();
+  });
+});
+
+describe('SQL KeyValue', () => {
+  it('when the clock passes a TTL, then the key and the counter are gone without waiting', async () => {
+    const clock = new ManualClock();
+    const db = await createPGliteDatabase();
+    try {
+      const kv = await createSqlKeyValue({ db, schema: 'kv_clock', clock });
+      await kv.set('value', 'v', { ttlMs: 1_000 });
+      await kv.increment('counter', { ttlMs: 1_000 });
+      clock.advance(999);
+      expect(await kv.get('value')).toBe('v');
+      expect(await kv.increment('counter')).toEqual({ value: 2, ttlMs: 1 });
+      clock.advance(1);
+      expect(await kv.get('value')).toBeNull();
+      expect(await kv.get('counter')).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('when the process starts again on the same database, then the values are still there', async () => {
+    const db = await createPGliteDatabase();
+    try {
+      const first = await createSqlKeyValue({ db, schema: 'kv_restart' });
+      await first.increment('gateway:token-usage:t1:count', { by: 5 });
+      await first.close();
+      const again = await createSqlKeyValue({ db, schema: 'kv_restart' });
+      expect(await again.increment('gateway:token-usage:t1:count')).toEqual({ value: 6, ttlMs: -1 });
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -111,11 +111,11 @@ function parseCounter(key: string, raw: string): number {
   return Number(raw);
 }
 
-function assertTtlMs(ttlMs: number): void {
+export function assertTtlMs(ttlMs: number): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
     throw new RangeError(`ttlMs must be a positive integer, got ${ttlMs}`);
 }
 
-function assertIncrement(by: number): void {
+export function assertIncrement(by: number): void {
   if (!Number.isSafeInteger(by)) throw new RangeError(`by must be an integer, got ${by}`);
 }

@@ -60,6 +60,8 @@ export const SQLSTATE = {
   transactionRolledBack: '25P02',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  invalidTextRepresentation: '22P02',
+  numericValueOutOfRange: '22003',
 } as const;
 
 /**

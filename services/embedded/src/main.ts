@@ -10,7 +10,7 @@ import {
   createInProcessBus,
   createLogger,
   createMemoryCheckpointStore,
-  createMemoryKeyValue,
+  createSqlKeyValue,
   createMemoryRateLimiter,
   createFilesystemBlobStore,
   createSqlEventStore,
@@ -49,7 +49,8 @@ async function main(): Promise<void> {
 
   const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite'), lowMemory: true });
   const bus = createInProcessBus({ logger });
-  const kv = createMemoryKeyValue();
+  // In the database, not in memory: token usage and the identity version outlive a restart.
+  const kv = await createSqlKeyValue({ db, schema: 'verdict_key_values' });
   const rateLimiter = createMemoryRateLimiter();
 
   const system = createSqlEventStore({ db, schema: 'verdict_system' });
