@@ -65,11 +65,12 @@ export function authorize({ directory }: AuthorizeOptions): RequestHandler {
       : await directory.roleOf(principal.token.ownerUserId, project.organizationId);
     if (role === null)
       throw new ForbiddenError("The token's owner is not a member of this project's organization");
-    if (request.isWrite && !WRITE_ROLES.has(role)) {
-      throw new ForbiddenError(`The ${role} role cannot make changes; owner, admin or member can`);
-    }
+    // The webhook rule first: it is the narrower one, so a viewer is told what webhooks need.
     if (request.kind === 'webhook-write' && !WEBHOOK_WRITE_ROLES.has(role)) {
       throw new ForbiddenError('Creating, updating and deleting webhooks needs the owner or admin role');
+    }
+    if (request.isWrite && !WRITE_ROLES.has(role)) {
+      throw new ForbiddenError(`The ${role} role cannot make changes; owner, admin or member can`);
     }
     res.locals.project = project;
     res.locals.access = {

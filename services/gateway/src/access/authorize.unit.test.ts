@@ -117,6 +117,14 @@ describe.each(API_PREFIXES)('authorization of the public API under %s (spec §5.
     },
   );
 
+  it('when a viewer writes to webhooks, then 403 says what webhook writes need (not that members can)', async () => {
+    const response = await call('post', '/p1/webhooks', personalTokenOf('viewer'));
+    expect(response.status).toBe(403);
+    expect(response.body.error.message).toBe(
+      'Creating, updating and deleting webhooks needs the owner or admin role',
+    );
+  });
+
   it.each([
     ['owner', 'post', '/p1/webhooks'],
     ['owner', 'patch', '/p1/webhooks/wh-1'],
