@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEDIA_TYPE } from './http';
+import { InstantInput, MEDIA_TYPE } from './http';
 import {
   ArtifactRecord,
   CoverageReport,
@@ -32,7 +32,7 @@ export const StartRunRequest = z
     ci: RunCi.optional(),
     framework: RunFramework.optional(),
     shard: Shard.optional(),
-    startedAt: Timestamp.optional(),
+    startedAt: InstantInput.optional(),
     tags: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
   })
   .refine((start) => start.ciRunId !== undefined || start.shard === undefined || start.shard.total === 1, {
@@ -42,7 +42,7 @@ export const StartRunRequest = z
 export type StartRunRequest = z.infer<typeof StartRunRequest>;
 
 export const FinishRunRequest = z.object({
-  finishedAt: Timestamp.optional(),
+  finishedAt: InstantInput.optional(),
   status: RunStatus.optional(),
   /** Required when the run has shards: the run finishes once every shard has finished. */
   shard: Shard.optional(),
