@@ -19,7 +19,7 @@ import {
 } from '@verdict/platform';
 import { listReleases, releaseDetail, releaseIdOf, type ReadStore } from '../projections/queries';
 import { actorOf, contextOf, projectOf, routesOf, type RouteDeps } from '../shared/http';
-import { releaseDecider, releaseStream } from './release';
+import { checkDates, releaseDecider, releaseStream } from './release';
 
 async function detailOf(read: ReadStore, projectId: string, releaseId: string) {
   const detail = await releaseDetail(read, projectId, releaseId);
@@ -48,6 +48,15 @@ export function releaseRoutes(deps: RouteDeps): ApiRoute[] {
       async (req, res) => {
         const projectId = projectOf(req, res);
         const body = parseBody(CreateReleaseRequest, req);
+        const fields = {
+          name: body.name,
+          description: body.description ?? '',
+          startDate: body.startDate ?? null,
+          dueDate: body.dueDate ?? null,
+          status: body.status ?? 'planned',
+        };
+        // Refused before a number is taken, so a refusal leaves no gap in MS-<n>.
+        checkDates(fields);
         const releaseId = newId();
         const number = await writes.allocate('release', projectId, releaseId);
         await writes.run(
@@ -58,13 +67,7 @@ export function releaseRoutes(deps: RouteDeps): ApiRoute[] {
             releaseId,
             projectId,
             number,
-            fields: {
-              name: body.name,
-              description: body.description ?? '',
-              startDate: body.startDate ?? null,
-              dueDate: body.dueDate ?? null,
-              status: body.status ?? 'planned',
-            },
+            fields,
             by: actorOf(res),
             now: clock.now(),
           },

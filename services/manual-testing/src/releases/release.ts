@@ -47,7 +47,7 @@ function instantOf(value: string, edge: 'start' | 'end'): number {
 }
 
 /** A due date before the start date is refused, whichever of the two the change moves. */
-function checkDates(fields: ReleaseFields): void {
+export function checkDates(fields: ReleaseFields): void {
   const { startDate, dueDate } = fields;
   if (startDate === null || dueDate === null) return;
   if (instantOf(dueDate, 'end') < instantOf(startDate, 'start')) {

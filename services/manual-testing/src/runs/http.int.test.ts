@@ -301,6 +301,18 @@ describe.each(testDatabases())('manual runs and releases on $name', (database) =
   });
 
   describe('releases (spec §4.5)', () => {
+    it('when a release is refused for its dates, then it takes no number: the next one is still MS-1', async () => {
+      const p = project();
+      const refused = await p.post('/releases', {
+        name: 'x',
+        startDate: '2026-02-01',
+        dueDate: '2026-01-01',
+      });
+      expect(refused.status).toBe(400);
+      const created = await p.post('/releases', { name: 'y' });
+      expect(created.body.data.releaseId).toBe('MS-1');
+    });
+
     it('when a release is created, then 200 (spec §4: no other status is stated) with MS-1; it reads by _id and MS-<n>; a missing one is 404', async () => {
       const p = project();
       const created = await p.post('/releases', {
