@@ -332,6 +332,12 @@ describe('request validation', () => {
     expect(response.body.error.message).toBe('page: must be at least 1; limit: must be an integer');
   });
 
+  it('when a body field has the wrong type, then it gets one message, not also the bounds of the right type', () => {
+    const schema = z.object({ events: z.array(z.string()).min(1).max(10) });
+    const req = { body: { events: 'run.started' } } as unknown as Parameters<typeof parseBody>[1];
+    expect(() => parseBody(schema, req)).toThrow(/^events: must be an array$/);
+  });
+
   it('when a query parameter is sent twice, then it is rejected as repeated', async () => {
     const response = await request(buildApp().app).get('/things?limit=10&limit=20');
     expect(response.status).toBe(400);

@@ -134,7 +134,13 @@ function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: Where)
  * thrown outside these helpers.
  */
 export function describeIssues(issues: readonly Issue[], root = 'request'): string {
+  // A value of the wrong type gets one message: zod may still check a string's length against an array's
+  // bound ("must be an array; must be at most 10 characters").
+  const mistyped = new Set(
+    issues.filter((issue) => issue.code === 'invalid_type').map((issue) => formatPath(issue.path, root)),
+  );
   return issues
+    .filter((issue) => issue.code === 'invalid_type' || !mistyped.has(formatPath(issue.path, root)))
     .flatMap((issue) =>
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => `${formatPath([...issue.path, key], root)}: is not allowed`)
