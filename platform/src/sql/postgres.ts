@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Pool } from 'pg';
+import { DatabaseError, Pool } from 'pg';
 import type { PoolClient, QueryConfig, QueryResult as PgQueryResult, QueryResultRow } from 'pg';
 import type { Logger } from '../logging';
 import type { QueryOptions, QueryResult, SqlDatabase, SqlError, SqlExecutor } from './types';
@@ -20,8 +20,9 @@ export interface PostgresDatabaseOptions {
   /** Where to report a pooled connection that died while idle (the pool replaces it). */
   logger?: Logger;
   /**
-   * Settings every pooled session starts with (SET on connect); default SESSION_SETTINGS. A connection
-   * string with an `options` parameter chooses its own: then none of these is applied.
+   * Settings every pooled session starts with (a SET before its first statement); default
+   * SESSION_SETTINGS. A connection string with an `options` parameter chooses its own: then none of these
+   * is applied.
    */
   settings?: Readonly<Record<string, string>>;
 }
@@ -109,17 +110,42 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): SqlDat
   const settings = choosesOptions(options.connectionString)
     ? undefined
     : settingStatements(options.settings ?? SESSION_SETTINGS);
-  if (settings !== undefined) {
-    // A client runs its queries in order: this one goes before the first the pool hands it out for.
-    pool.on('connect', (client) => {
-      client.query(settings).catch((error: unknown) => {
-        options.logger?.warn({ err: error }, 'could not apply the session settings');
-      });
-    });
+  const settled = new WeakSet<PoolClient>();
+
+  /** A pooled client, its session settings applied the first time it is handed out. */
+  async function acquire(): Promise<PoolClient> {
+    const client = await pool.connect();
+    if (settings === undefined || settled.has(client)) return client;
+    settled.add(client);
+    try {
+      await client.query(settings);
+    } catch (error) {
+      // The settings tune; a session without them still answers correctly.
+      options.logger?.warn({ err: error }, 'could not apply the session settings');
+    }
+    return client;
+  }
+
+  /**
+   * One statement on a pooled client. A refusal of PostgreSQL's goes back to the pool with its client; any
+   * other failure (a dropped connection) destroys the client.
+   */
+  async function withClient<T>(use: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await acquire();
+    let result: T;
+    try {
+      result = await use(client);
+    } catch (error) {
+      // A statement PostgreSQL refused (a DatabaseError) leaves the session sound.
+      client.release(error instanceof DatabaseError ? undefined : toError(error));
+      throw error;
+    }
+    client.release();
+    return result;
   }
 
   async function transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
+    const client = await acquire();
     const { tx, close } = clientExecutor(client);
     let broken: Error | undefined;
     try {
@@ -145,11 +171,12 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): SqlDat
   return {
     kind: 'postgres',
     async query<Row>(text: string, params?: readonly unknown[], options?: QueryOptions) {
-      return resultOf<Row>(await pool.query(configOf(text, params, options)));
+      const config = configOf(text, params, options);
+      return resultOf<Row>(await withClient((client) => client.query(config)));
     },
     transaction,
     async exec(sql) {
-      await pool.query(sql);
+      await withClient((client) => client.query(sql));
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -159,3 +186,5 @@ export function createPostgresDatabase(options: PostgresDatabaseOptions): SqlDat
     },
   };
 }
+
+const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
