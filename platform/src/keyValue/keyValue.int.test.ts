@@ -154,28 +154,20 @@ describe('Redis KeyValue when the server cannot be reached', () => {
   });
 });
 
-describe('memory KeyValue on an injected clock', () => {
+describe.each([
+  ['memory', async (clock: ManualClock) => ({ kv: createMemoryKeyValue({ clock }), done: async () => {} })],
+  [
+    'SQL on PGlite',
+    async (clock: ManualClock) => {
+      const db = await createPGliteDatabase();
+      return { kv: await createSqlKeyValue({ db, schema: 'kv_clock', clock }), done: () => db.close() };
+    },
+  ],
+] as const)('%s KeyValue on an injected clock', (_adapter, open) => {
   it('when the clock passes a TTL, then the key and the counter are gone without waiting', async () => {
     const clock = new ManualClock();
-    const kv = createMemoryKeyValue({ clock });
-    await kv.set('value', 'v', { ttlMs: 1_000 });
-    await kv.increment('counter', { ttlMs: 1_000 });
-    clock.advance(999);
-    expect(await kv.get('value')).toBe('v');
-    expect(await kv.increment('counter')).toEqual({ value: 2, ttlMs: 1 });
-    clock.advance(1);
-    expect(await kv.get('value')).toBeNull();
-    expect(await kv.get('counter')).toBeNull();
-    await kv.close();
-  });
-});
-
-describe('SQL KeyValue', () => {
-  it('when the clock passes a TTL, then the key and the counter are gone without waiting', async () => {
-    const clock = new ManualClock();
-    const db = await createPGliteDatabase();
+    const { kv, done } = await open(clock);
     try {
-      const kv = await createSqlKeyValue({ db, schema: 'kv_clock', clock });
       await kv.set('value', 'v', { ttlMs: 1_000 });
       await kv.increment('counter', { ttlMs: 1_000 });
       clock.advance(999);
@@ -185,10 +177,13 @@ describe('SQL KeyValue', () => {
       expect(await kv.get('value')).toBeNull();
       expect(await kv.get('counter')).toBeNull();
     } finally {
-      await db.close();
+      await kv.close();
+      await done();
     }
   });
+});
 
+describe('SQL KeyValue', () => {
   it('when the process starts again on the same database, then the values are still there', async () => {
     const db = await createPGliteDatabase();
     try {
