@@ -445,6 +445,9 @@ describe.each(testDatabases())('analytics on $name', (database) => {
     const S = 'project-s';
     const K = { file: 'tests/k.spec.ts', title: ['K'] };
     const L = { file: 'tests/l.spec.ts', title: ['L'] };
+    const T = 'project-t';
+    const M = { file: 'tests/m.spec.ts', title: ['M'] };
+    const N = { file: 'tests/n.spec.ts', title: ['N'] };
     const run = (n: number, results: FixtureRun['results']): FixtureRun => ({
       projectId: S,
       runId: `s-${n}`,
@@ -475,6 +478,25 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         run(2, [result(L.file, L.title, 'passed', 10, '2026-03-09T12:00:01.000Z')]),
         // Its runner's clock is behind: it reported an end two minutes before the start.
         { ...run(3, []), finishedAt: '2026-03-09T12:58:00.000Z' },
+        // Project T, commit t1: M passed on March 5th and failed on March 9th; N was only ever skipped.
+        {
+          ...run(4, [
+            result(M.file, M.title, 'passed', 40, '2026-03-05T14:00:01.000Z'),
+            result(N.file, N.title, 'skipped', 0, '2026-03-05T14:00:01.000Z'),
+          ]),
+          projectId: T,
+          commit: 't1',
+          startedAt: '2026-03-05T14:00:00.000Z',
+          finishedAt: '2026-03-05T14:05:00.000Z',
+        },
+        {
+          ...run(5, [
+            result(M.file, M.title, 'failed', 20, '2026-03-09T15:00:01.000Z'),
+            result(N.file, N.title, 'skipped', 0, '2026-03-09T15:00:01.000Z'),
+          ]),
+          projectId: T,
+          commit: 't1',
+        },
       ].map(runEvents))
         await flakyByCommit.projectors.analytics.applyEvents([...events.lifecycle, ...events.results]);
     });
@@ -488,6 +510,34 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       );
       expect(uniqueFlakyTests.map((test) => test.filePath)).toEqual([L.file]);
       expect(metrics.flaky).toEqual({ totalFlakyTestCases: 1, flakinessPercentage: 50 });
+    });
+
+    it('when the pass on a commit is older than the days of the lookback, then failing on that commit within them is not flaky', async () => {
+      const summary = (days: number) =>
+        analyticsSummary(
+          { db, schema },
+          T,
+          SummaryQuery.parse({ dateRange: '7d', days: String(days) }),
+          new Date('2026-03-10T12:00:00.000Z'),
+        );
+      // March 9th and 10th: only M's failure on t1.
+      expect((await summary(2)).uniqueFlakyTests).toEqual([]);
+      // March 4th to 10th: its pass on t1 too.
+      const { uniqueFlakyTests, metrics } = await summary(7);
+      expect(uniqueFlakyTests.map((test) => [test.filePath, test.dates])).toEqual([[M.file, ['2026-03-09']]]);
+      expect(metrics.flaky).toEqual({ totalFlakyTestCases: 1, flakinessPercentage: 50 });
+    });
+
+    it('when a test case was only skipped in the range, then it counts as a test case but not in durationThresholds', async () => {
+      const { metrics } = await analyticsSummary(
+        { db, schema },
+        T,
+        SummaryQuery.parse({ dateRange: '7d' }),
+        new Date('2026-03-10T12:00:00.000Z'),
+      );
+      expect(metrics.totalTestCases).toBe(2);
+      // M alone: (40 + 20) / 2 executions.
+      expect(metrics.durationThresholds).toEqual({ fast: 30, medium: 30, slow: 30 });
     });
 
     it('when a run ended (by its clock) before it started, then it counts as 0 ms in avgExecutionTime, never less', async () => {
@@ -940,6 +990,17 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         `SELECT count(*)::int AS n FROM ${schema}.case_week_totals`,
       );
       expect(weeks.rows[0]?.n).toBeGreaterThan(0);
+      expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
+    });
+
+    it('when a read model that kept only the failures of a commit conflict is set up again, then the passes they contradict are added', async () => {
+      const { schema, projection } = await emptyReadModel();
+      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
+      const passes = `SELECT count(*)::int AS n FROM ${schema}.commit_conflicts WHERE NOT failed`;
+      expect((await db.query<{ n: number }>(passes)).rows[0]?.n).toBeGreaterThan(0);
+      await db.exec(`DELETE FROM ${schema}.commit_conflicts WHERE NOT failed`);
+      await db.exec(`ALTER TABLE ${schema}.commit_conflicts DROP COLUMN failed`);
+      await db.transaction((tx) => projection.setup(tx, schema));
       expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
     });
   });

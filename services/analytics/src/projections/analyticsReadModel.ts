@@ -169,6 +169,9 @@ function tableDefinitions(s: string): string[] {
        environment text NOT NULL,
        branch text NOT NULL,
        day date NOT NULL,
+       -- Both sides of a conflict: the failed executions and the passes (in other runs) they contradict,
+       -- so that a window can ask for both in it.
+       failed boolean NOT NULL DEFAULT true,
        PRIMARY KEY (run_id, case_id, platform)
      )`,
     `CREATE INDEX IF NOT EXISTS commit_conflicts_commit ON ${s}.commit_conflicts (project_id, case_id, commit_sha)`,
@@ -740,19 +743,33 @@ async function recomputeCommitConflicts(tx: SqlExecutor, s: string, keys: Execut
     [json],
   );
   await tx.query(
-    `INSERT INTO ${s}.commit_conflicts (run_id, case_id, platform, project_id, commit_sha, environment, branch, day)
-     SELECT c.run_id, c.case_id, c.platform, c.project_id, c.commit_sha, c.environment, c.branch, c.day
-     FROM (${dirty}) d
-     -- Looked up per commit (OFFSET 0 keeps it a lookup): the failures of a project are too many to hash.
-     CROSS JOIN LATERAL (
-       SELECT * FROM ${s}.case_runs c WHERE c.project_id = d.project_id AND c.case_id = d.case_id
-         AND c.commit_sha = d.commit_sha AND c.outcome = 'failed' OFFSET 0
-     ) c
-     -- A pass in another run: a pass and a failure within one run (two platforms) are not a conflict.
-     WHERE EXISTS (
-       SELECT 1 FROM ${s}.runs r JOIN ${s}.case_runs p ON p.run_id = r.id AND p.case_id = d.case_id
-       WHERE r.project_id = d.project_id AND r.commit_sha = d.commit_sha AND p.commit_sha = d.commit_sha
-         AND p.outcome IN ('passed', 'flaky') AND p.run_id <> c.run_id)
+    `WITH failures AS (
+       SELECT c.run_id, c.case_id, c.platform, c.project_id, c.commit_sha, c.environment, c.branch, c.day
+       FROM (${dirty}) d
+       -- Looked up per commit (OFFSET 0 keeps it a lookup): the failures of a project are too many to hash.
+       CROSS JOIN LATERAL (
+         SELECT * FROM ${s}.case_runs c WHERE c.project_id = d.project_id AND c.case_id = d.case_id
+           AND c.commit_sha = d.commit_sha AND c.outcome = 'failed' OFFSET 0
+       ) c
+     ),
+     passes AS (
+       SELECT p.run_id, p.case_id, p.platform, p.project_id, p.commit_sha, p.environment, p.branch, p.day
+       FROM (SELECT DISTINCT project_id, case_id, commit_sha FROM failures) d
+       JOIN ${s}.runs r ON r.project_id = d.project_id AND r.commit_sha = d.commit_sha
+       JOIN ${s}.case_runs p ON p.run_id = r.id AND p.case_id = d.case_id AND p.commit_sha = d.commit_sha
+       WHERE p.outcome IN ('passed', 'flaky')
+     )
+     INSERT INTO ${s}.commit_conflicts (run_id, case_id, platform, project_id, commit_sha, environment, branch,
+       day, failed)
+     -- A failure and a pass in different runs: a pass and a failure within one run (two platforms) are not
+     -- a conflict.
+     SELECT f.*, true FROM failures f
+     WHERE EXISTS (SELECT 1 FROM passes p WHERE (p.project_id, p.case_id, p.commit_sha) = (f.project_id,
+       f.case_id, f.commit_sha) AND p.run_id <> f.run_id)
+     UNION ALL
+     SELECT p.*, false FROM passes p
+     WHERE EXISTS (SELECT 1 FROM failures f WHERE (p.project_id, p.case_id, p.commit_sha) = (f.project_id,
+       f.case_id, f.commit_sha) AND p.run_id <> f.run_id)
      ON CONFLICT DO NOTHING`,
     [json],
   );
@@ -807,10 +824,31 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
   return {
     name,
     async setup(tx, schema) {
-      const { rows } = await tx.query<{ missing: boolean }>('SELECT to_regclass($1) IS NULL AS missing', [
-        `${schema}.case_week_totals`,
-      ]);
+      const { rows } = await tx.query<{ missing: boolean; conflicts_one_sided: boolean }>(
+        `SELECT to_regclass($1) IS NULL AS missing,
+           to_regclass($2) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM information_schema.columns
+             WHERE table_schema = $3 AND table_name = 'commit_conflicts' AND column_name = 'failed')
+           AS conflicts_one_sided`,
+        [`${schema}.case_week_totals`, `${schema}.commit_conflicts`, schema],
+      );
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
+      // A read model from before the passes of a conflict were kept: its rows are the failures; the passes
+      // they contradict are added once.
+      if (rows[0]?.conflicts_one_sided) {
+        await tx.query(
+          `ALTER TABLE ${schema}.commit_conflicts ADD COLUMN failed boolean NOT NULL DEFAULT true`,
+        );
+        await tx.query(
+          `INSERT INTO ${schema}.commit_conflicts (run_id, case_id, platform, project_id, commit_sha, environment,
+             branch, day, failed)
+           SELECT p.run_id, p.case_id, p.platform, p.project_id, p.commit_sha, p.environment, p.branch, p.day, false
+           FROM ${schema}.case_runs p
+           WHERE p.outcome IN ('passed', 'flaky') AND EXISTS (
+             SELECT 1 FROM ${schema}.commit_conflicts f WHERE f.project_id = p.project_id
+               AND f.case_id = p.case_id AND f.commit_sha = p.commit_sha AND f.run_id <> p.run_id)
+           ON CONFLICT DO NOTHING`,
+        );
+      }
       // A read model from before the weekly totals: summed once from its day totals.
       if (rows[0]?.missing) {
         await tx.query(

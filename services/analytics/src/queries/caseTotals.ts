@@ -20,7 +20,7 @@ export function bindings(first: unknown[]): { params: unknown[]; param: (value: 
 /**
  * SQL of the per-test-case totals rows over a window, every platform, environment and branch together: the
  * weekly totals of the whole weeks inside it and the daily totals of the days at its ends. Columns: case_id,
- * executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id; several rows per test case,
+ * executions, failed, flaky, skipped, duration_sum, last_at, last_outcome, last_run_id; several rows per test case,
  * to be summed. `param` binds a value and names its placeholder; the project is `$1`.
  *
  * @example const source = caseTotalsOver(schema, window, param);
@@ -31,7 +31,8 @@ export function caseTotalsOver(
   param: (value: unknown) => string,
 ): string {
   const { weeks, days } = weeksOf(window);
-  const columns = 'case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id';
+  const columns =
+    'case_id, executions, failed, flaky, skipped, duration_sum, last_at, last_outcome, last_run_id';
   const parts = [];
   if (weeks !== null) {
     parts.push(`SELECT ${columns} FROM ${schema}.case_week_totals

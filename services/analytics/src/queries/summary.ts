@@ -1,9 +1,10 @@
 /**
  * The analytics summary (spec §2, §4.7). Definitions (README "Analytics", OpenAPI): a flaky test case had,
  * within the last `days` days, a flaky execution (failed, then passed on a retry in one run) or a failed
- * execution on a commit it also passed on; a new failure is a failed execution in the range whose previous
+ * execution on a commit it also passed on in another run within those days; a new failure is a failed execution in the range whose previous
  * execution (same environment, branch and platform) passed or that had none; duration thresholds are the
- * 50th, 75th and 90th percentiles of the project's test cases' mean durations in the range.
+ * 50th, 75th and 90th percentiles of the mean durations of the project's test cases that ran (not only
+ * skipped) in the range.
  */
 import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
 import { bindings, caseTotalsOver } from './caseTotals';
@@ -114,7 +115,7 @@ export async function analyticsSummary(
     const { params, param } = bindings([projectId]);
     if (env.params.length === 0) return { sql: caseTotalsOver(s, window, param), params };
     return {
-      sql: `SELECT case_id, executions, duration_sum FROM ${s}.case_days WHERE ${inDays}`,
+      sql: `SELECT case_id, executions, skipped, duration_sum FROM ${s}.case_days WHERE ${inDays}`,
       params: dayParams(window),
     };
   };
@@ -125,11 +126,16 @@ export async function analyticsSummary(
     medium: number | null;
     slow: number | null;
   }>(
-    `SELECT count(mean)::int AS total,
+    // A test case only skipped in the range has no duration of its own (0 ms): it has no mean, and the
+    // percentiles (which pass over nulls) are those of the test cases that ran.
+    `SELECT count(*)::int AS total,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY mean)::float8 AS fast,
        percentile_cont(0.75) WITHIN GROUP (ORDER BY mean)::float8 AS medium,
        percentile_cont(0.9) WITHIN GROUP (ORDER BY mean)::float8 AS slow
-     FROM (SELECT case_id, sum(duration_sum) / sum(executions) AS mean FROM (${inRange.sql}) x GROUP BY case_id) m`,
+     FROM (
+       SELECT case_id, CASE WHEN sum(executions) > sum(skipped) THEN sum(duration_sum) / sum(executions) END AS mean
+       FROM (${inRange.sql}) x GROUP BY case_id
+     ) m`,
     inRange.params,
   );
   // By default the lookback is the range (30 days each): the test cases that ran in it are then the ones
@@ -144,17 +150,22 @@ export async function analyticsSummary(
   };
   const ranInLookback = sameWindow ? null : testCasesIn(lookback);
   // The days that failed or were flaky are a few percent of the rows: only they are read into the lists. A
-  // test case is flaky if one of them was, or if it failed on a commit it also passed on.
+  // test case is flaky if one of them was, or if it failed on a commit it also passed on in another run,
+  // the failure and the pass both in the lookback.
   const flaky = store.db.query<UniqueRow>(
     // Case ids are hex: grouped in byte order (COLLATE "C"), the sort skips the locale's comparisons.
     `WITH failing AS (
        SELECT case_id COLLATE "C" AS case_id, string_agg(day::text, ',') AS days, bool_or(flaky > 0) AS flaky
        FROM ${days} WHERE ${inDays} AND (flaky > 0 OR failed > 0)
        GROUP BY 1
-     )
+     ),
+     conflicts AS (SELECT case_id, commit_sha, run_id, failed FROM ${s}.commit_conflicts WHERE ${inDays})
      SELECT t.file, t.title, f.days
      FROM failing f JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = f.case_id
-     WHERE f.flaky OR f.case_id IN (SELECT case_id FROM ${s}.commit_conflicts WHERE ${inDays})`,
+     WHERE f.flaky OR f.case_id IN (
+       SELECT failure.case_id FROM conflicts failure JOIN conflicts pass ON pass.case_id = failure.case_id
+         AND pass.commit_sha = failure.commit_sha AND pass.run_id <> failure.run_id AND NOT pass.failed
+       WHERE failure.failed)`,
     dayParams(lookback),
   );
   const newFailures = store.db.query<UniqueRow>(
