@@ -113,7 +113,7 @@ export const ExplorerOrder = z.enum(['asc', 'desc']);
 export type ExplorerOrder = z.infer<typeof ExplorerOrder>;
 
 export const ExplorerQuery = z
-  .object({
+  .strictObject({
     page,
     limit: queryInteger({ min: 1, max: 100, fallback: 50 }),
     status: Outcome.optional().describe(
@@ -208,7 +208,7 @@ export const ExplorerResponse = successEnvelope(ExplorerData);
  * present"); `environmentBranches` needs the `environment` it is within.
  */
 export const SummaryQuery = z
-  .object({
+  .strictObject({
     dateRange: AnalyticsDateRange.optional().describe(
       '7d, 14d, 30d, 60d or 90d; wins over startDate/endDate',
     ),
@@ -378,7 +378,7 @@ export const FiltersResponse = successEnvelope(ProjectFilters);
 export const MAX_PERFORMANCE_DAYS = 366;
 
 export const ExecutionPerformanceQuery = z
-  .object({
+  .strictObject({
     dateRange: AnalyticsDateRange.optional().describe(
       '7d, 14d, 30d, 60d or 90d (default 30d); wins over startDate',
     ),

@@ -69,7 +69,7 @@ export type RunSection = (typeof RunSections)[number];
 export const RunListStatus = z.enum(['running', 'finished', 'passed', 'failed']);
 
 export const TestRunsQuery = z
-  .object({
+  .strictObject({
     page,
     limit,
     start_date: Rfc3339.optional().describe('RFC 3339; sent together with end_date'),
@@ -103,7 +103,7 @@ export const TestRunsQuery = z
   });
 export type TestRunsQuery = z.infer<typeof TestRunsQuery>;
 
-export const TestRunDetailQuery = z.object({
+export const TestRunDetailQuery = z.strictObject({
   include: includeOf(RunSections),
   urls: commaList('URLs', MAX_URLS)
     .optional()
@@ -114,7 +114,13 @@ export const TestRunDetailQuery = z.object({
 export type TestRunDetailQuery = z.infer<typeof TestRunDetailQuery>;
 
 export const TestCaseSections = ['history'] as const;
-export const TestCaseIncludeQuery = z.object({ include: includeOf(TestCaseSections) });
+/** `include`, and the history parameters' names (their values are read only with history). */
+export const TestCaseIncludeQuery = z.strictObject({
+  include: includeOf(TestCaseSections),
+  historyPage: z.unknown().optional(),
+  historyLimit: z.unknown().optional(),
+  historyStatus: z.unknown().optional(),
+});
 
 /** Read only when `include` names history (spec §4.10: "ignored otherwise"). */
 export const TestCaseHistoryParams = z.object({
@@ -125,13 +131,13 @@ export const TestCaseHistoryParams = z.object({
 export const TestCaseDetailQuery = TestCaseIncludeQuery.extend(TestCaseHistoryParams.shape);
 export type TestCaseDetailQuery = z.infer<typeof TestCaseDetailQuery>;
 
-export const TestCaseHistoryQuery = z.object({
+export const TestCaseHistoryQuery = z.strictObject({
   offset: queryInteger({ min: 0, fallback: 0 }),
   limit,
 });
 export type TestCaseHistoryQuery = z.infer<typeof TestCaseHistoryQuery>;
 
-export const SpecsQuery = z.object({ page, limit });
+export const SpecsQuery = z.strictObject({ page, limit });
 export type SpecsQuery = z.infer<typeof SpecsQuery>;
 
 export const OutcomeStats = z.object({

@@ -137,8 +137,8 @@ const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
 
 export const WebhooksPath = z.object({ projectId: z.string().min(1) });
 export const WebhookPath = z.object({ projectId: z.string().min(1), webhookId: z.string().min(1).max(100) });
-export const WebhooksQuery = z.object({ page, limit });
-export const WebhookDeliveriesQuery = z.object({
+export const WebhooksQuery = z.strictObject({ page, limit });
+export const WebhookDeliveriesQuery = z.strictObject({
   page,
   limit,
   status: DeliveryAttemptStatus.optional(),

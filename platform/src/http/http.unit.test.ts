@@ -1,11 +1,12 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import type { Express } from 'express';
+import type { Express, Router } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import type { Logger } from '../logging';
 import { createHttpApp, type HttpAppOptions } from './app';
+import { registerRoutes } from './openapi';
 import { parseStorableJson, storable } from './storable';
 import { toErrorResponse } from './errors';
 import { sendCreated, sendData, sendList } from './respond';
@@ -483,5 +484,47 @@ describe('characters PostgreSQL cannot store: NUL and lone surrogates', () => {
       a: ['x\uFFFDy', 1, null, true],
       b: 'plain',
     });
+  });
+});
+
+describe('declared routes', () => {
+  function declaredApp(): Express {
+    const { logger } = capturingLogger();
+    const { app, finish } = createHttpApp({ logger, service: 'test' });
+    const route = { tag: 'Test', security: 'bearer', responses: { 200: { description: 'OK' } } } as const;
+    registerRoutes(app as unknown as Router, [
+      {
+        ...route,
+        method: 'get',
+        path: '/plain',
+        summary: 'No query',
+        handlers: [(_req, res) => sendData(res, {})],
+      },
+      {
+        ...route,
+        method: 'get',
+        path: '/paged',
+        summary: 'A query',
+        query: z.strictObject({ page: z.string().optional() }),
+        handlers: [
+          (req, res) => sendData(res, parseQuery(z.strictObject({ page: z.string().optional() }), req)),
+        ],
+      },
+    ]);
+    finish(app);
+    return app;
+  }
+
+  it('when a route declares no query parameters and one is sent, then 400 VALIDATION_ERROR names it', async () => {
+    const response = await request(declaredApp()).get('/plain?startDate=2026-01-01');
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'startDate: is not allowed' });
+    expect((await request(declaredApp()).get('/plain')).status).toBe(200);
+  });
+
+  it('when a route declares its query, then it is left to validate it itself', async () => {
+    const response = await request(declaredApp()).get('/paged?page=2');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ page: '2' });
   });
 });

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { ErrorEnvelope, type RouteSpec } from '@verdict/contracts';
+import { parseQuery } from './validate';
 
 /**
  * Routes are declared once, as data: the Express handlers and the OpenAPI 3.1 document are both built from
@@ -25,13 +26,25 @@ export const toExpressPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}
 /** OpenAPI path syntax of an Express path: `/:projectId/x` → `/{projectId}/x`. */
 export const toOpenApiPath = (path: string) => path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
 
+const NoQuery = z.strictObject({});
+
+/** A route that declares no query parameters refuses any, naming it, rather than ignoring a client's typo. */
+const refuseQuery: RequestHandler = (req, _res, next) => {
+  parseQuery(NoQuery, req);
+  next();
+};
+
 /**
- * Attaches declared routes to a router, in order.
+ * Attaches declared routes to a router, in order. A route without a `query` schema takes no query
+ * parameters: one sent is a 400 VALIDATION_ERROR (those with a schema validate their own).
  *
  * @example registerRoutes(router, [{ method: 'get', path: '/{projectId}/token-info', …, handlers: [tokenInfo] }]);
  */
 export function registerRoutes(router: Router, routes: ApiRoute[]): RouteSpec[] {
-  for (const route of routes) router[route.method](toExpressPath(route.path), ...route.handlers);
+  for (const route of routes) {
+    const handlers = route.query === undefined ? [refuseQuery, ...route.handlers] : route.handlers;
+    router[route.method](toExpressPath(route.path), ...handlers);
+  }
   return routes.map(({ handlers: _handlers, ...spec }) => spec);
 }
 
@@ -143,6 +156,12 @@ function operationOf(route: RouteSpec, operationId: string, components: Componen
     responses[403] ??= { $ref: '#/components/responses/Forbidden' };
     responses[429] ??= { $ref: '#/components/responses/RateLimited' };
   }
+  // Every route validates what it is sent (a route without a query schema refuses any query parameter),
+  // and one that names a resource in its path answers 404 when it is not there.
+  if (route.security !== 'none') responses[400] ??= { $ref: '#/components/responses/ValidationError' };
+  if (/\{(?!projectId\})[A-Za-z0-9_]+\}/.test(route.path)) {
+    responses[404] ??= { $ref: '#/components/responses/NotFound' };
+  }
   responses.default = { $ref: '#/components/responses/Error' };
   const body = route.body
     ? {
@@ -194,6 +213,8 @@ function errorResponses(components: Components) {
   });
   return {
     Error: envelope('Error envelope (spec §7); branch on error.code'),
+    ValidationError: envelope('VALIDATION_ERROR: a missing or invalid query, path or body parameter, named'),
+    NotFound: envelope('NOT_FOUND: the resource is missing or not accessible to the token'),
     Unauthorized: envelope('UNAUTHORIZED: token missing, invalid, unknown, expired or revoked'),
     Forbidden: envelope('FORBIDDEN: valid token but wrong project, missing scope, or insufficient role'),
     RateLimited: envelope('RATE_LIMIT_EXCEEDED: a rate limit of spec §8 was exceeded', {

@@ -787,6 +787,19 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       },
     );
 
+    it.each([
+      'test-case-explorer?bogus=1',
+      'analytics/summary?bogus=1',
+      'analytics/execution-performance?days=7',
+    ])(
+      'when %s sends a parameter the endpoint does not take, then 400 VALIDATION_ERROR names it',
+      async (path) => {
+        const { status, body } = await get(`/${P}/${path}`);
+        expect(status).toBe(400);
+        expect(body.error.message).toMatch(/^(bogus|days): is not allowed$/);
+      },
+    );
+
     it('when execution performance is asked, then the slowest test and spec come first', async () => {
       const { status, body } = await get(`/${P}/analytics/execution-performance?dateRange=7d`);
       expect(status).toBe(200);

@@ -250,6 +250,10 @@ describe('GET /{projectId}/test-runs', () => {
     expect(await ids('%')).toEqual([newer]);
   });
 
+  it('when the analytics spelling startDate is sent to the test runs list, then 400 names it instead of listing every run', () =>
+    expectValidation(`/${P1}/test-runs?startDate=2026-03-01&endDate=2026-03-02`, 'startDate'));
+  it('when the offset-paged history is sent page, then 400 names it', () =>
+    expectValidation(`/${P1}/test-cases/${retriesId}/history?page=2`, 'page'));
   it('when start_date comes without end_date, then 400 names end_date', () =>
     expectValidation(`/${P1}/test-runs?start_date=2026-03-01T00:00:00Z`, 'end_date'));
   it('when end_date comes without start_date, then 400 names start_date', () =>
