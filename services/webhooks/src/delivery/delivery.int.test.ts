@@ -364,6 +364,24 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     expect(made[0].responseTimeMs).toBeGreaterThanOrEqual(2_000);
   });
 
+  it('when an attempt takes a while, then attemptedAt is when it started and the retry is counted from its end', async () => {
+    clock.set('2026-06-01T10:00:00.000Z');
+    const p = project();
+    const r = await receiver();
+    r.respond = () => {
+      clock.advance(5_000);
+      return { status: 500 };
+    };
+    const { id } = await subscribe(harness, p, { url: r.url, events: ['run.finished'] });
+    await publish(bus, harness.topic, runEvents(p).all);
+    await attempts(harness, p, id, 1);
+    const made = (await harness.call('get', `/${p}/webhooks/${id}/deliveries?status=failed`)).body.data;
+    expect(made[0]).toMatchObject({
+      attemptedAt: '2026-06-01T10:00:00.000Z',
+      nextAttemptAt: '2026-06-01T10:01:05.000Z',
+    });
+  });
+
   it('when a delivery is sent before the cutover, then event is RUN_FINISHED and eventName run.finished', async () => {
     clock.set('2026-12-10T23:59:59Z');
     const p = project();

@@ -84,8 +84,10 @@ export interface Reservation {
 interface Recording {
   delivery: Claimed;
   outcome: SendOutcome;
-  /** When the attempt ended. */
+  /** When the attempt ended: retries are counted from it. */
   at: Date;
+  /** When the attempt started: the history's `attemptedAt`. */
+  startedAt: Date;
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -124,6 +126,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function requestOf(delivery: Claimed, secret: string, now: Date) {
+    // Named as at the attempt's time: from the cutover on nothing carries the older names (spec §6), a
+    // retry of an earlier event included, though its body then differs from the first attempt's.
     const names = eventNamesOfDelivery(delivery.event_name, now, options.cutover);
     const body = JSON.stringify({
       id: delivery.id,
@@ -164,7 +168,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   /** Records one attempt with its consequences (retry, failure count, disabling) in one transaction. */
-  async function recordOne(delivery: Claimed, outcome: SendOutcome, now: Date): Promise<void> {
+  async function recordOne(
+    delivery: Claimed,
+    outcome: SendOutcome,
+    now: Date,
+    startedAt: Date,
+  ): Promise<void> {
     const number = Number(delivery.attempts) + 1;
     const retry = !outcome.ok && number < maxAttempts;
     const nextAttemptAt = retry ? new Date(now.getTime() + (options.retryDelaysMs[number - 1] ?? 0)) : null;
@@ -199,7 +208,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           outcome.statusCode,
           outcome.responseTimeMs,
           outcome.error,
-          now,
+          startedAt,
           recorded.dropped ? null : nextAttemptAt,
         ],
       );
@@ -254,13 +263,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
        SELECT id FROM done`,
       [
         JSON.stringify(
-          batch.map(({ delivery, outcome, at }) => ({
+          batch.map(({ delivery, outcome, startedAt }) => ({
             id: delivery.id,
             lease: delivery.lease,
             attempt: Number(delivery.attempts) + 1,
             status_code: outcome.statusCode,
             response_time_ms: outcome.responseTimeMs,
-            attempted_at: at.toISOString(),
+            attempted_at: startedAt.toISOString(),
           })),
         ),
       ],
@@ -288,7 +297,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           // One at a time instead (a deadlock with another replica clearing the same counts, say).
           logger.warn({ err: error, count: batch.length }, 'recording successes together failed; one by one');
           for (const item of batch) {
-            await recordOne(item.delivery, item.outcome, item.at).then(
+            await recordOne(item.delivery, item.outcome, item.at, item.startedAt).then(
               () => item.done(),
               (failure: unknown) => item.done(failure),
             );
@@ -300,14 +309,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  function record(delivery: Claimed, outcome: SendOutcome): Promise<void> {
+  function record(delivery: Claimed, outcome: SendOutcome, startedAt: Date): Promise<void> {
     const at = clock.now();
-    if (!outcome.ok) return recordOne(delivery, outcome, at);
+    if (!outcome.ok) return recordOne(delivery, outcome, at, startedAt);
     return new Promise((resolve, reject) => {
       successes.push({
         delivery,
         outcome,
         at,
+        startedAt,
         done: (error?: unknown) => (error === undefined ? resolve() : reject(error as Error)),
       });
       if (!flushing) void flushSuccesses();
@@ -347,13 +357,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   /** `sent` runs once the request is over, before its outcome is recorded. */
   async function deliver(delivery: Claimed, sent: () => void = () => undefined): Promise<void> {
     let outcome: SendOutcome;
+    const startedAt = clock.now();
     try {
       outcome = await attempt(delivery);
     } catch (error) {
       outcome = { ok: false, statusCode: null, responseTimeMs: 0, error: (error as Error).message };
     }
     sent();
-    await record(delivery, outcome);
+    await record(delivery, outcome, startedAt);
   }
 
   let running = false;
