@@ -29,6 +29,22 @@ function run(command, args, options = {}) {
   });
 }
 
+/**
+ * Calls `onGone` once when this process's parent exits (it is then re-parented). `npm start` runs its
+ * script under `sh -c`, and npm passes a SIGTERM to that shell, which dies without passing it on: without
+ * this, a supervisor stopping npm would leave Verdict running, holding its port and data folder.
+ */
+function watchParent(onGone, intervalMs = 500) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** `NAME=value` lines of a shell env file (optionally `export`ed and quoted); {} when it does not exist. */
 function readEnvFile(file) {
   const env = {};
@@ -84,4 +100,15 @@ async function stopInfra(started) {
   await run('bash', [path.join(root, 'infra/local/down'), ...started]);
 }
 
-module.exports = { root, node22, infraDir, log, run, readEnvFile, readInfraEnv, provisionInfra, stopInfra };
+module.exports = {
+  root,
+  node22,
+  infraDir,
+  log,
+  run,
+  watchParent,
+  readEnvFile,
+  readInfraEnv,
+  provisionInfra,
+  stopInfra,
+};

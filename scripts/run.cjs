@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
-const { root, node22, log, run, provisionInfra, stopInfra } = require('./lib.cjs');
+const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
 
@@ -42,6 +42,12 @@ function ensureInstalled() {
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
+  // Stopped by whoever stopped our parent (npm's shell dies of the SIGTERM it does not pass on): the child
+  // gets the SIGTERM, through the forwarding of `run`, and shuts down as it would on Ctrl-C.
+  watchParent(() => {
+    log('parent process exited; stopping');
+    process.kill(process.pid, 'SIGTERM');
+  });
   ensureInstalled();
   // Children (jest workers, tsc, eslint, infra scripts that call node) get Node 22 first on PATH too.
   process.env.PATH = `${path.dirname(node22)}${path.delimiter}${process.env.PATH}`;

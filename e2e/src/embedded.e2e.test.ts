@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +93,11 @@ describe('the embedded default (npm start)', () => {
       expect(markdown.headers.get('content-type')).toContain('text/markdown');
       expect(await markdown.text()).toContain('expected 2 items in removes');
 
+      // The one process's /metrics carries the projections' metrics too (analytics lives in it).
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toMatch(/^verdict_projection_events_total\{[^}]*projection="analytics"[^}]*\} [1-9]/m);
+      expect(metrics).toContain('http_request_duration_seconds');
+
       const unknown = await fetch(`http://127.0.0.1:${port}/api/public/v1/no-such-thing`);
       expect(unknown.status).toBe(404);
       const body = ErrorEnvelope.parse(await unknown.json());
@@ -172,8 +177,46 @@ describe('the embedded default (npm start)', () => {
       await verdict.waitFor(`http://localhost:${free}`);
       expect(verdict.output()).toContain('First start');
       expect(verdict.output()).toMatch(/Token:\s+svc_pat_\S+/);
+      expect(verdict.output()).toMatch(/Admin key:\s+\S{16,}/);
     } finally {
       expect(await verdict.stop()).toBe(0);
     }
+  });
+
+  it('when the shell npm runs it under is killed (a supervisor stopping npm), then Verdict stops too and frees its data folder', async () => {
+    const port = randomPort();
+    // As `npm start` runs it: `sh -c "node scripts/run.cjs start"`; `; true` keeps the shell as the parent.
+    const shell = startProcess(
+      'sh',
+      ['-c', `"${process.execPath}" "${path.join(repoRoot, 'scripts/run.cjs')}" start; true`],
+      { PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    );
+    await shell.waitFor(`http://localhost:${port}`);
+    await shell.stop('SIGKILL');
+    let answering = true;
+    for (let i = 0; i < 100 && answering; i += 1) {
+      answering = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(answering).toBe(false);
+    // Its lock on the data folder went with it: the next start takes the folder.
+    const next = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    await next.waitFor('Verdict is running');
+    expect(await next.stop()).toBe(0);
+  });
+
+  it('when a key file in the data folder was emptied, then it refuses to start naming the file, without a stack trace', async () => {
+    const port = randomPort();
+    const first = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    await first.waitFor(`http://localhost:${port}`);
+    expect(await first.stop()).toBe(0);
+    writeFileSync(path.join(dataDir, 'url-signing-key'), '\n');
+    const refused = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
+    expect(await refused.exited).toBe(2);
+    expect(refused.output()).toContain(`${path.join(dataDir, 'url-signing-key')}: must hold the key`);
+    expect(refused.output()).not.toMatch(/\n\s+at /);
   });
 });

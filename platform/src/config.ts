@@ -12,7 +12,7 @@ export class ConfigError extends Error {
  * Parses the environment once with a zod schema into a frozen object. A bad value is a ConfigError that
  * names every offending variable, so a process refuses to start instead of failing later.
  *
- * @example const config = loadConfig(z.object({ PORT: z.coerce.number().int().default(8080) }));
+ * @example const config = loadConfig(z.object({ PORT: envInteger({ min: 0, max: 65535, fallback: 8080 }) }));
  */
 export function loadConfig<S extends z.ZodType>(
   schema: S,
@@ -33,6 +33,30 @@ export const envBoolean = (defaultValue: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
     .default(defaultValue ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * An integer environment variable, written in decimal digits: `""`, `0x10`, `1e4` or `8080.0` are refused
+ * (Number() reads them as 0, 16, 10000 and 8080, which a typo should not become).
+ *
+ * @example PORT: envInteger({ min: 0, max: 65535, fallback: 8080 })
+ */
+export const envInteger = (options: { min: number; max?: number; fallback: number }) =>
+  z
+    .string()
+    .default(String(options.fallback))
+    .transform((value, ctx) => {
+      const number = Number(value);
+      if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number)) {
+        ctx.addIssue({ code: 'custom', message: `expected an integer in decimal digits, got "${value}"` });
+        return z.NEVER;
+      }
+      const { min, max = Number.MAX_SAFE_INTEGER } = options;
+      if (number < min || number > max) {
+        ctx.addIssue({ code: 'custom', message: `must be from ${min} to ${max}, got ${number}` });
+        return z.NEVER;
+      }
+      return number;
+    });
 
 /** A comma-separated list of non-negative integers, e.g. retry delays in milliseconds. */
 export const envIntegerList = (defaultValue: string) =>
@@ -61,7 +85,7 @@ export const envIntegerList = (defaultValue: string) =>
  */
 export const distributedProcessEnv = (defaultPort: number) => ({
   // Each process of the distributed mode has its own PORT; the launcher sets it.
-  PORT: z.coerce.number().int().min(0).max(65535).default(defaultPort),
+  PORT: envInteger({ min: 0, max: 65535, fallback: defaultPort }),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
@@ -83,11 +107,7 @@ export const blobStoreEnv = {
   VERDICT_PUBLIC_URL: z.url().default('http://localhost:8080'),
   VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
   VERDICT_BLOB_DIR: z.string().min(1).optional(),
-  VERDICT_ARTIFACT_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(100 * 1024 * 1024),
+  VERDICT_ARTIFACT_MAX_BYTES: envInteger({ min: 1, fallback: 100 * 1024 * 1024 }),
 };
 
 /** VERDICT_BLOB_DIR, else `blobs` under VERDICT_DATA_DIR, as an absolute path. */

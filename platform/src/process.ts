@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { httpStatusOf, type ErrorCode } from '@verdict/contracts';
 import type { Express } from 'express';
@@ -63,6 +64,25 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
  * A port that is taken or an address this machine does not have is a setting to change, not a crash:
  * said as a ConfigError naming HOST or PORT, without a stack trace.
  */
+/**
+ * Checks that `host:port` can be listened on, and which port that is (port 0: a free one, chosen now), by
+ * listening and closing at once: a process fails on a taken port before it does any work, and knows the
+ * port its own URLs name before the server that will use it exists.
+ *
+ * @example const port = await reservePort({ host: '127.0.0.1', port: 0 });
+ */
+export function reservePort(options: { host: string; port: number }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (error) => reject(listenError(error, options)));
+    probe.listen(options.port, options.host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : options.port;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 function listenError(error: Error, options: { host: string; port: number }): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${options.host}:${options.port}`;

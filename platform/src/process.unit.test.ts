@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import express from 'express';
 import { ConfigError } from './config';
-import { listen } from './process';
+import { listen, reservePort } from './process';
 
 describe('listen', () => {
   it('when the port is taken, then a ConfigError names PORT and the address, not a stack trace', async () => {
@@ -59,5 +59,27 @@ describe('listen', () => {
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(JSON.parse(body)).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
     });
+  });
+});
+
+describe('reservePort', () => {
+  it('when port 0 is asked, then a free port is chosen, and it can then be listened on', async () => {
+    const port = await reservePort({ host: '127.0.0.1', port: 0 });
+    expect(port).toBeGreaterThan(0);
+    const server = await listen(express(), { host: '127.0.0.1', port });
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('when the port is taken, then a ConfigError names PORT before any work is done', async () => {
+    const first = await listen(express(), { host: '127.0.0.1', port: 0 });
+    const address = first.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await expect(reservePort({ host: '127.0.0.1', port })).rejects.toThrow(
+        `PORT: 127.0.0.1:${port} is already in use by another process`,
+      );
+    } finally {
+      await new Promise((resolve) => first.close(resolve));
+    }
   });
 });

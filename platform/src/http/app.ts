@@ -122,7 +122,13 @@ export function mountFallbacks(app: Express, logger: Logger): void {
   app.use(errorMiddleware(logger));
 }
 
-function serviceRegistry(service: string): Registry {
+/**
+ * A metrics registry whose metrics carry a `service` label: one per process, shared by the apps and
+ * modules in it.
+ *
+ * @example const registry = serviceRegistry('verdict');
+ */
+export function serviceRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   return registry;

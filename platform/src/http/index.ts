@@ -7,3 +7,5 @@ export * from './respond';
 export * from './validate';
 export * from './openapi';
 export * from './admission';
+// The metrics registry type, for services that pass one around without depending on prom-client.
+export type { Registry } from 'prom-client';

@@ -1,22 +1,23 @@
 import path from 'node:path';
 import { PublicUrlSetting, TrustProxySetting, trustProxyOf } from '@verdict/gateway';
+import { envInteger } from '@verdict/platform';
 import { z } from 'zod';
 
 /** The embedded process's environment (README, "Configuration"). */
 export const EmbeddedConfig = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PORT: envInteger({ min: 0, max: 65535, fallback: 8080 }),
     HOST: z.string().min(1).default('127.0.0.1'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
-    VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+    VERDICT_ADMIN_KEY: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^\S*$/, 'must not contain spaces')
+      .optional(),
     VERDICT_PUBLIC_URL: PublicUrlSetting,
-    VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
+    VERDICT_INGEST_RATE_LIMIT: envInteger({ min: 1, fallback: 1200 }),
     VERDICT_TRUST_PROXY: TrustProxySetting,
-    VERDICT_ARTIFACT_MAX_BYTES: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(100 * 1024 * 1024),
+    VERDICT_ARTIFACT_MAX_BYTES: envInteger({ min: 1, fallback: 100 * 1024 * 1024 }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((env) => ({

@@ -29,6 +29,26 @@ describe('the embedded configuration', () => {
     );
   });
 
+  it.each([
+    ['PORT', ''],
+    ['PORT', '0x4744'],
+    ['PORT', '1e4'],
+    ['PORT', '8080.0'],
+    ['PORT', '65536'],
+    ['VERDICT_INGEST_RATE_LIMIT', '0'],
+    ['VERDICT_ARTIFACT_MAX_BYTES', ' 100'],
+    ['VERDICT_ADMIN_KEY', 'probe admin key 0123456789'],
+  ])('when %s is %j, then the configuration is refused naming it', (name, value) => {
+    const parsed = EmbeddedConfig.safeParse({ [name]: value });
+    expect(parsed.error?.issues.map((issue) => issue.path)).toEqual([[name]]);
+  });
+
+  it('when PORT is written in decimal digits, then it is that port; unset, 8080', () => {
+    expect(EmbeddedConfig.parse({ PORT: '0' }).port).toBe(0);
+    expect(EmbeddedConfig.parse({ PORT: '18240' }).port).toBe(18240);
+    expect(EmbeddedConfig.parse({}).port).toBe(8080);
+  });
+
   it('when VERDICT_TRUST_PROXY is unset, then no proxy is trusted', () => {
     expect(EmbeddedConfig.parse({}).trustProxy).toBeUndefined();
   });

@@ -1,12 +1,13 @@
 // `npm start`: every Verdict service in one process, on PGlite (data kept in VERDICT_DATA_DIR), the
 // in-process bus and in-memory key-value and rate-limit stores. The same modules, SQL and HTTP stack as
 // the distributed mode; only the adapters behind the ports differ.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
 import { resolveAdminKey, startGateway } from '@verdict/gateway';
 import {
   closeServer,
+  ConfigError,
   createInProcessBus,
   createLogger,
   createMemoryCheckpointStore,
@@ -18,7 +19,9 @@ import {
   loadConfig,
   newSecret,
   onShutdown,
+  reservePort,
   runMain,
+  serviceRegistry,
   systemClock,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
@@ -34,18 +37,42 @@ const VERSION = '0.1.0';
 /** A secret generated once and kept in the data folder (mode 0600), so it survives restarts. */
 function keptSecret(dataDir: string, name: string): string {
   const file = path.join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    // Not one Verdict wrote (emptied, edited): refused by name rather than failing later, or signing
+    // with an empty key.
+    if (kept.length < 32 || /\s/.test(kept)) {
+      throw new ConfigError([
+        `${file}: must hold the key Verdict generated there (at least 32 characters, no spaces)`,
+      ]);
+    }
+    return kept;
+  }
   const secret = newSecret(32);
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
 
+/** The data folder, created private (0700: it holds token hashes and sealed secrets) when missing. */
+function makeDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError([`VERDICT_DATA_DIR: cannot create ${dataDir} (${(error as Error).message})`]);
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(EmbeddedConfig);
   const logger = createLogger({ service: 'verdict', level: config.logLevel });
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDataDir(config.dataDir);
+  // A taken port or a wrong HOST fails the start here, before any work; PORT=0 picks the port now, so that
+  // the URLs Verdict writes (download links, uiUrl) name the one it will listen on.
+  const port = await reservePort({ host: config.host, port: config.port });
   const lock = lockDataDir(config.dataDir);
   process.once('exit', () => lock.release());
+  // One registry for the process: the gateway's HTTP metrics and analytics' projection metrics.
+  const metrics = serviceRegistry('verdict');
 
   const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite'), lowMemory: true });
   const bus = createInProcessBus({ logger });
@@ -73,7 +100,7 @@ async function main(): Promise<void> {
   // must outlive a restart (they expire after 15 minutes), so their secret is kept in the data folder.
   const internalSecret = newSecret(32);
   const urlSigningSecret = keptSecret(config.dataDir, 'url-signing-key');
-  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const publicUrl = config.publicUrl ?? `http://localhost:${port}`;
   const blobs = createFilesystemBlobStore({ root: path.join(config.dataDir, 'blobs') });
   const testResults = createTestResultsModule(
     {
@@ -104,49 +131,66 @@ async function main(): Promise<void> {
   );
   await webhooks.start();
   // Analytics projects the test-results and identity topics of the in-process bus into its read models.
-  const analytics = createAnalyticsModule({ db, bus, clock: systemClock, logger }, { internalSecret });
+  const analytics = createAnalyticsModule(
+    { db, bus, clock: systemClock, logger, metrics },
+    { internalSecret },
+  );
   await analytics.start();
 
   const adminKey = await resolveAdminKey({ configured: config.adminKey, dataDir: config.dataDir });
-  const gateway = await startGateway(
-    { db, bus, kv, rateLimiter, checkpoints: createMemoryCheckpointStore(), clock: systemClock, logger },
-    {
-      adminKey: adminKey.key,
-      internalSecret,
-      publicUrl,
-      downloads: { blobs, secret: urlSigningSecret },
-      ingestLimitPerMinute: config.ingestLimitPerMinute,
-      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
-      services: [
-        {
-          name: 'test-results',
-          routes: testResults.routes,
-          target: { kind: 'in-process', router: testResults.router },
-        },
-        {
-          name: 'manual-testing',
-          routes: manualTesting.routes,
-          target: { kind: 'in-process', router: manualTesting.router },
-        },
-        {
-          name: 'webhooks',
-          routes: webhooks.routes,
-          target: { kind: 'in-process', router: webhooks.router },
-        },
-        {
-          name: 'analytics',
-          routes: analytics.routes,
-          target: { kind: 'in-process', router: analytics.router },
-        },
-      ],
-    },
-  );
-  // Listening first: a port that is taken refuses the start before the demo token is made, or the token
-  // would be made, never shown, and never shown again (it is shown on the first start only).
-  const server = await listen(gateway.app, { host: config.host, port: config.port });
-  const seed = await gateway.identity.seedDemo();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const { gateway, server, seed } = await (async () => {
+    const gateway = await startGateway(
+      {
+        db,
+        bus,
+        kv,
+        rateLimiter,
+        checkpoints: createMemoryCheckpointStore(),
+        clock: systemClock,
+        logger,
+        metrics,
+      },
+      {
+        adminKey: adminKey.key,
+        internalSecret,
+        publicUrl,
+        downloads: { blobs, secret: urlSigningSecret },
+        ingestLimitPerMinute: config.ingestLimitPerMinute,
+        ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+        services: [
+          {
+            name: 'test-results',
+            routes: testResults.routes,
+            target: { kind: 'in-process', router: testResults.router },
+          },
+          {
+            name: 'manual-testing',
+            routes: manualTesting.routes,
+            target: { kind: 'in-process', router: manualTesting.router },
+          },
+          {
+            name: 'webhooks',
+            routes: webhooks.routes,
+            target: { kind: 'in-process', router: webhooks.router },
+          },
+          {
+            name: 'analytics',
+            routes: analytics.routes,
+            target: { kind: 'in-process', router: analytics.router },
+          },
+        ],
+      },
+    );
+    // Listening first: a port that is taken refuses the start before the demo token is made, or the token
+    // would be made, never shown, and never shown again (it is shown on the first start only).
+    const server = await listen(gateway.app, { host: config.host, port });
+    const seed = await gateway.identity.seedDemo();
+    return { gateway, server, seed };
+  })().catch((error: unknown) => {
+    // A key generated by a start that then failed was never shown: the next start makes and shows another.
+    if (adminKey.generated && adminKey.path) rmSync(adminKey.path, { force: true });
+    throw error;
+  });
   onShutdown(logger, [
     closeServer(server),
     () => gateway.stop(),

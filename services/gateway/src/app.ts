@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
-import type { BlobStore, Clock, KeyValue, Logger, RateLimiter, RouteSpec } from '@verdict/platform';
+import type { BlobStore, Clock, KeyValue, Logger, RateLimiter, Registry, RouteSpec } from '@verdict/platform';
 import {
   buildOpenApiDocument,
   createHttpApp,
@@ -24,6 +24,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** The checks behind /readyz: the store, the bus and the key-value store this process depends on. */
   readiness: Record<string, () => Promise<void>>;
+  /** Where its metrics go (shared with the modules of its process); its own registry when omitted. */
+  metrics?: Registry;
   identity: Identity;
   adminKey: string;
   rateLimiter: RateLimiter;
@@ -127,6 +129,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     logger: options.logger,
     service: 'gateway',
     readiness: options.readiness,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     // Result batches may be up to 10 MiB (API.md, ingest).
     bodyLimit: GATEWAY_BODY_LIMIT,
     // API bodies go to the services as they came: parsed only where a service runs in this process

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { brokerList, distributedProcessEnv } from '@verdict/platform';
+import { brokerList, distributedProcessEnv, envInteger } from '@verdict/platform';
 import { z } from 'zod';
 
 const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -45,12 +45,15 @@ export const GatewayConfig = z
   .object({
     ...distributedProcessEnv(8080),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL'),
-    VERDICT_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters'),
+    VERDICT_ADMIN_KEY: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^\S*$/, 'must not contain spaces'),
     VERDICT_URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
     VERDICT_DATA_DIR: z.string().min(1).default('./.verdict'),
     VERDICT_BLOB_DIR: z.string().min(1).optional(),
     VERDICT_PUBLIC_URL: PublicUrlSetting,
-    VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
+    VERDICT_INGEST_RATE_LIMIT: envInteger({ min: 1, fallback: 1200 }),
     VERDICT_TRUST_PROXY: TrustProxySetting,
     VERDICT_TEST_RESULTS_URL: z.url().default('http://127.0.0.1:8081'),
     VERDICT_MANUAL_TESTING_URL: z.url().default('http://127.0.0.1:8083'),

@@ -7,6 +7,7 @@ import type {
   KeyValue,
   Logger,
   RateLimiter,
+  Registry,
   SqlDatabase,
 } from '@verdict/platform';
 import { createSqlEventStore } from '@verdict/platform';
@@ -26,6 +27,8 @@ export interface GatewayPorts {
   checkpoints: CheckpointStore;
   clock: Clock;
   logger: Logger;
+  /** Where the gateway's metrics go, shared with modules of the same process; its own when omitted. */
+  metrics?: Registry;
 }
 
 export interface GatewaySettings {
@@ -85,6 +88,7 @@ export async function startGateway(ports: GatewayPorts, settings: GatewaySetting
     rateLimiter: ports.rateLimiter,
     kv: ports.kv,
     clock: ports.clock,
+    ...(ports.metrics ? { metrics: ports.metrics } : {}),
     ...appSettings,
   });
   return { app, identity, stop: () => identity.stop() };

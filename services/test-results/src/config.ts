@@ -1,4 +1,4 @@
-import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv } from '@verdict/platform';
+import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv, envInteger } from '@verdict/platform';
 import { z } from 'zod';
 import { TEST_RESULTS_ROLES } from './module';
 
@@ -8,7 +8,7 @@ export const TestResultsConfig = z
     ...distributedProcessEnv(8081),
     ...blobStoreEnv,
     VERDICT_TEST_RESULTS_ROLE: z.enum(TEST_RESULTS_ROLES).default('all'),
-    VERDICT_INGEST_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+    VERDICT_INGEST_CONCURRENCY: envInteger({ min: 1, fallback: 4 }),
   })
   .transform((env) => ({
     port: env.PORT,

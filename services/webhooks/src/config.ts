@@ -1,12 +1,12 @@
 import { DEFAULT_EVENT_NAME_CUTOVER } from '@verdict/contracts';
-import { envBoolean, envIntegerList, brokerList, distributedProcessEnv } from '@verdict/platform';
+import { envBoolean, envInteger, envIntegerList, brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
 
 /** The variables every mode of the webhooks service reads (README, "Configuration"). */
 export const WebhookEnv = {
   VERDICT_WEBHOOK_RETRY_DELAYS: envIntegerList('60000,300000,1800000,7200000'),
   VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: envBoolean(false),
-  VERDICT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(120_000).default(15_000),
+  VERDICT_WEBHOOK_TIMEOUT_MS: envInteger({ min: 1, max: 120_000, fallback: 15_000 }),
   VERDICT_EVENT_NAME_CUTOVER: z.iso
     .datetime({ offset: true })
     .default(DEFAULT_EVENT_NAME_CUTOVER)

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import {
+  envInteger,
   RateLimitError,
   type Logger,
   type RateLimitDecision,
@@ -57,7 +58,7 @@ const IP_BUCKET = { name: 'ip', rule: RATE_LIMITS.perIp };
  * @example const { VERDICT_INGEST_RATE_LIMIT } = loadConfig(RateLimitConfig);
  */
 export const RateLimitConfig = z.object({
-  VERDICT_INGEST_RATE_LIMIT: z.coerce.number().int().positive().default(DEFAULT_INGEST_LIMIT_PER_MINUTE),
+  VERDICT_INGEST_RATE_LIMIT: envInteger({ min: 1, fallback: DEFAULT_INGEST_LIMIT_PER_MINUTE }),
 });
 
 declare module 'express-serve-static-core' {

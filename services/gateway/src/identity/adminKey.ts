@@ -5,7 +5,7 @@
  */
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { newSecret } from '@verdict/platform';
+import { ConfigError, newSecret } from '@verdict/platform';
 import { MIN_ADMIN_KEY_LENGTH } from './admin.http';
 
 export const ADMIN_KEY_FILE = 'admin-key';
@@ -21,9 +21,9 @@ export interface ResolvedAdminKey {
 
 function checkedKey(key: string, origin: string): string {
   if (key.length < MIN_ADMIN_KEY_LENGTH || /\s/.test(key)) {
-    throw new Error(
+    throw new ConfigError([
       `${origin}: the admin key needs at least ${MIN_ADMIN_KEY_LENGTH} characters and no spaces`,
-    );
+    ]);
   }
   return key;
 }
