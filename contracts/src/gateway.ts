@@ -16,7 +16,7 @@ export const TokenInfo = z.object({
     .datetime()
     .nullable()
     .describe(
-      'When the token stops working (by default 365 days after it was issued); null only for a token issued with expiresAt: null',
+      'When the token stops working (by default 365 days after it was issued); null only for a token an earlier version issued with expiresAt: null (issuing one is refused now)',
     ),
   createdAt: z.iso.datetime(),
   lastUsed: z.iso.datetime().describe('Time of the latest authenticated request of the token (this one)'),

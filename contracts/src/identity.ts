@@ -231,6 +231,20 @@ export const AdminMembership = z.object({
 });
 export type AdminMembership = z.infer<typeof AdminMembership>;
 
+/**
+ * When a token stops working. Every token expires: token-info's `expiresAt` is a date-time (spec §2), so
+ * `null` (never) is refused, by name, rather than issuing a token whose metadata breaks that type.
+ */
+const TokenExpiry = z.iso
+  .datetime({
+    offset: true,
+    error: (issue) =>
+      issue.input === null
+        ? 'must be a date-time: every token expires (leave it out for 365 days from now)'
+        : undefined,
+  })
+  .describe('When the token stops working (a date-time in the future); default 365 days from now');
+
 export const IssuePersonalTokenRequest = z.strictObject({
   kind: z.literal('personal'),
   userId: Id,
@@ -240,9 +254,7 @@ export const IssuePersonalTokenRequest = z.strictObject({
     .min(1)
     .max(100)
     .refine((ids) => new Set(ids).size === ids.length, { error: 'must not name a project twice' }),
-  expiresAt: Timestamp.nullable()
-    .optional()
-    .describe('When the token stops working; default 365 days from now; null: never'),
+  expiresAt: TokenExpiry.optional(),
 });
 export type IssuePersonalTokenRequest = z.infer<typeof IssuePersonalTokenRequest>;
 
@@ -257,9 +269,7 @@ export const IssueProjectTokenRequest = z.strictObject({
     .max(10)
     .refine((scopes) => new Set(scopes).size === scopes.length, { error: 'must not name a scope twice' })
     .optional(),
-  expiresAt: Timestamp.nullable()
-    .optional()
-    .describe('When the token stops working; default 365 days from now; null: never'),
+  expiresAt: TokenExpiry.optional(),
 });
 export type IssueProjectTokenRequest = z.infer<typeof IssueProjectTokenRequest>;
 

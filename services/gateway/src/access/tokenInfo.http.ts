@@ -12,7 +12,7 @@ import { RATE_LIMITS } from './rateLimits';
  *   reaches, `organizations/<organizationId>/projects/<projectId>`, then the token's capability scopes
  *   as they are (such as `public-api`). A client can split an access entry on `/` to list its projects.
  * - `expiresAt` is a date-time, as spec §2 types it: tokens expire 365 days after issue unless the admin
- *   asked otherwise. Only a token issued with `expiresAt: null` never expires, and shows null.
+ *   asked otherwise. Only a token issued by an earlier version with `expiresAt: null` never expires, and shows null.
  * - `usageCount` counts the token's authenticated requests, this one included; `lastUsed` is the time of
  *   the latest of them, which is this request (so it is always a date-time, as spec §2 types it).
  * - `rateLimit` is the per-token read limit of spec §8, the one this endpoint draws on.

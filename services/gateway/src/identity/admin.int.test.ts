@@ -424,21 +424,27 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
       expect((await replica.findToken(defaulted.body.data.id))?.ownerUserId).toBe(userId);
     });
 
-    it('when a token is issued without expiresAt, then it expires 365 days later; with expiresAt null, never', async () => {
+    it('when a token is issued without expiresAt, then it expires 365 days later', async () => {
       const { projectId, userId } = await workspace();
       const defaulted = await post('/tokens', { kind: 'personal', userId, projectIds: [projectId] });
       expect(defaulted.status).toBe(201);
       expect(defaulted.body.data.expiresAt).toBe('2027-03-01T10:00:00.000Z');
       expect((await replica.findToken(defaulted.body.data.id))?.expiresAt).toBe('2027-03-01T10:00:00.000Z');
+    });
+
+    it('when a token is asked to never expire (expiresAt null), then 400 names expiresAt: token-info must show a date-time (spec §2)', async () => {
+      const { projectId, userId } = await workspace();
       const lasting = await post('/tokens', {
         kind: 'personal',
         userId,
         projectIds: [projectId],
         expiresAt: null,
       });
-      expect(lasting.status).toBe(201);
-      expect(lasting.body.data.expiresAt).toBeNull();
-      expect((await replica.findToken(lasting.body.data.id))?.expiresAt).toBeNull();
+      expect(lasting.status).toBe(400);
+      expect(lasting.body.error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: 'expiresAt: must be a date-time: every token expires (leave it out for 365 days from now)',
+      });
     });
 
     it('when the expiry is in the past, then issuing answers 400 naming expiresAt', async () => {

@@ -50,12 +50,11 @@ export const DEFAULT_PROJECT_TOKEN_SCOPES: readonly TokenScope[] = ['public-api'
 export const PERSONAL_TOKEN_SCOPES: readonly TokenScope[] = ['public-api'];
 /**
  * A token issued without `expiresAt` expires after this many days (spec §2: token-info's expiresAt is a
- * date-time); `expiresAt: null` asks for one that never expires.
+ * date-time). Tokens issued by an earlier version with `expiresAt: null` never expire.
  */
 export const DEFAULT_TOKEN_LIFETIME_DAYS = 365;
 
-function expiryOf(requested: string | null | undefined, now: Date): Date | null {
-  if (requested === null) return null;
+function expiryOf(requested: string | undefined, now: Date): Date {
   if (requested === undefined) return new Date(now.getTime() + DEFAULT_TOKEN_LIFETIME_DAYS * 86_400_000);
   return new Date(requested);
 }
