@@ -326,18 +326,22 @@ export const PassRateTrendPoint = z.object({
   date: z.string(),
   runs: z.number().int(),
   executions: z.number().int(),
-  passRate: z.number(),
-  flakyRate: z.number(),
+  passRate: z
+    .number()
+    .nullable()
+    .describe('Passed or flaky executions / executions not skipped, in percent; null on a day without any'),
+  flakyRate: z.number().nullable().describe('Flaky executions / executions not skipped; null as passRate'),
 });
 export type PassRateTrendPoint = z.infer<typeof PassRateTrendPoint>;
 
+/** The dashboard's top flaky and top failing tests: most `count` first, then by test case id. */
 export const RankedTestCase = z.object({
   testCaseId: z.string(),
   title: z.string(),
   filePath: z.string(),
   executions: z.number().int(),
-  count: z.number().int(),
-  rate: z.number(),
+  count: z.number().int().describe('Its executions that were flaky (or failed, in topFailingTests)'),
+  rate: z.number().describe('count / executions, in percent'),
 });
 export type RankedTestCase = z.infer<typeof RankedTestCase>;
 
@@ -347,8 +351,10 @@ export const Dashboard = z.object({
     runs: z.number().int(),
     passedRuns: z.number().int(),
     failedRuns: z.number().int(),
-    passRate: z.number(),
-    flakyRate: z.number(),
+    passRate: z
+      .number()
+      .describe('Passed or flaky executions / executions not skipped, in percent (0 without any)'),
+    flakyRate: z.number().describe('Flaky executions / executions not skipped, in percent'),
     avgRunDurationMs: z.number(),
   }),
   passRateTrend: z.array(PassRateTrendPoint),
@@ -429,9 +435,15 @@ export const ExecutionPerformance = z.object({
     z.object({
       date: z.string(),
       runs: z.number().int(),
-      avgRunDurationMs: z.number(),
+      avgRunDurationMs: z
+        .number()
+        .nullable()
+        .describe('Mean duration of the runs started that day and finished; null when none finished'),
       executions: z.number().int(),
-      avgTestDurationMs: z.number(),
+      avgTestDurationMs: z
+        .number()
+        .nullable()
+        .describe('Mean duration of an execution (its attempts together); null without executions'),
     }),
   ),
   slowestSpecs: z.array(

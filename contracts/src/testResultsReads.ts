@@ -259,7 +259,8 @@ export const TestCaseDetail = TestCaseRecord.extend({
 export type TestCaseDetail = z.infer<typeof TestCaseDetail>;
 
 /** Rates are percentages across the API (analytics too): 0 to 100, two decimals. */
-const RATE = 'Percentage of the recorded executions (0 to 100, two decimals); 0 without executions';
+const RATE =
+  "This outcome's share of every recorded execution, skipped ones included (0 to 100, two decimals); 0 without executions";
 
 export const SpecSummary = OutcomeStats.extend({
   file: z.string(),

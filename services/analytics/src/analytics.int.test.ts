@@ -759,6 +759,33 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(body.data.topFlakyTests[0]).toMatchObject({ title: 'adds', count: 1 });
     });
 
+    it('when a day of the trend had no execution, then its rates are null rather than 0; a day with some has them', async () => {
+      const { body } = await get(`/${P}/dashboard`);
+      const trend = body.data.passRateTrend as {
+        date: string;
+        passRate: number | null;
+        flakyRate: number | null;
+      }[];
+      // 03-09: runs 2 and 3: A flaky and passed, B failed and passed, C failed and skipped (4 of 5 decided pass).
+      expect(trend.find((day) => day.date === '2026-03-09')).toMatchObject({ passRate: 60, flakyRate: 20 });
+      const empty = trend.filter((day) => day.date !== '2026-03-08' && day.date !== '2026-03-09');
+      expect(empty.length).toBe(28);
+      expect(empty.every((day) => day.passRate === null && day.flakyRate === null)).toBe(true);
+      const performance = (await get(`/${P}/analytics/execution-performance?dateRange=7d`)).body.data
+        .durationTrend as {
+        date: string;
+        avgRunDurationMs: number | null;
+        avgTestDurationMs: number | null;
+      }[];
+      expect(performance.find((day) => day.date === '2026-03-07')).toMatchObject({
+        avgRunDurationMs: null,
+        avgTestDurationMs: null,
+      });
+      expect(performance.find((day) => day.date === '2026-03-08')?.avgRunDurationMs).toEqual(
+        expect.any(Number),
+      );
+    });
+
     it('when the filters are asked, then they list what is in use', async () => {
       const { body } = await get(`/${P}/filters`);
       expect(body.data).toEqual({
@@ -906,9 +933,22 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       writeFileSync(path.join(dir, 'report.pdf'), Buffer.from(await response.arrayBuffer()));
       const text = execFileSync('pdftotext', ['-layout', 'report.pdf', '-'], { cwd: dir }).toString('utf8');
       expect(text).toContain('Flaky executions per test (failed, then passed on a retry)');
+      const [, flakyBars = '', slowestBars = ''] = text.split(
+        /Flaky executions per test \(failed, then passed on a retry\)|Slowest tests/,
+      );
       // A failed, then passed on a retry in run 2; B is flaky only by commit, so it has no bar.
-      expect(text).toContain('cart.spec.ts > adds');
-      expect(text).not.toContain('cart.spec.ts > pays');
+      expect(flakyBars).toContain('cart.spec.ts > adds');
+      expect(flakyBars).not.toContain('cart.spec.ts > pays');
+      // The slowest bars name their tests the same way: B, the slowest, first.
+      expect(slowestBars).toContain('cart.spec.ts > pays');
+    });
+
+    it('when a run report is read, then each slowest bar names its platform (one bar per execution)', async () => {
+      const response = await post(`/${P}/reports`, { runId: 'run-2' });
+      const dir = mkdtempSync(path.join(tmpdir(), 'verdict-report-'));
+      writeFileSync(path.join(dir, 'report.pdf'), Buffer.from(await response.arrayBuffer()));
+      const text = execFileSync('pdftotext', ['-layout', 'report.pdf', '-'], { cwd: dir }).toString('utf8');
+      expect(text).toMatch(/Cart > pays \[chromium\]/);
     });
 
     it('when the run is unknown, then 404 NOT_FOUND, as for any missing resource outside the debug bundle (spec §7)', async () => {

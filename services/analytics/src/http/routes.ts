@@ -47,6 +47,10 @@ export interface AnalyticsRoutesOptions {
   clock: Clock;
 }
 
+/** A test's full title, and its platform (Playwright project) when it has one. */
+const onPlatform = (row: { title: string; platform: string }) =>
+  row.platform === '' ? row.title : `${row.title} [${row.platform}]`;
+
 async function runReport(
   store: ReadStore,
   projectId: string,
@@ -57,11 +61,12 @@ async function runReport(
   if (!run) throw new NotFoundError(`Test run ${runId} not found`);
   const { rows } = await store.db.query<{
     title: string;
+    platform: string;
     outcome: string;
     attempts: number;
     duration_ms: number;
   }>(
-    `SELECT t.full_title AS title, c.outcome, c.attempts, c.duration_ms
+    `SELECT t.full_title AS title, c.platform, c.outcome, c.attempts, c.duration_ms
      FROM ${store.schema}.case_runs c JOIN ${store.schema}.test_cases t ON t.project_id = c.project_id AND t.case_id = c.case_id
      WHERE c.run_id = $1 ORDER BY c.duration_ms DESC, t.full_title`,
     [runId],
@@ -91,8 +96,9 @@ async function runReport(
     flaky: rows
       .filter((row) => row.outcome === 'flaky')
       .slice(0, 10)
-      .map((row) => ({ title: row.title, value: row.attempts })),
-    slowest: rows.slice(0, 10).map((row) => ({ title: row.title, value: round2(row.duration_ms) })),
+      .map((row) => ({ title: onPlatform(row), value: row.attempts })),
+    // One bar per execution: a test run on two platforms is two bars, each named with its platform.
+    slowest: rows.slice(0, 10).map((row) => ({ title: onPlatform(row), value: round2(row.duration_ms) })),
     generatedAt: now,
   };
 }
@@ -135,7 +141,10 @@ async function periodReport(
       title: `${fileNameOf(test.filePath)} > ${test.title}`,
       value: test.count,
     })),
-    slowest: slowest.map((test) => ({ title: test.fullTitle, value: test.avgDurationMs })),
+    slowest: slowest.map((test) => ({
+      title: `${fileNameOf(test.filePath)} > ${test.title}`,
+      value: test.avgDurationMs,
+    })),
     generatedAt: now,
   };
 }

@@ -132,10 +132,12 @@ export async function passRateTrend(
       date: row.day,
       runs: row.runs,
       executions: row.executions,
-      passRate: percent(row.passed + row.flaky, decided),
-      flakyRate: percent(row.flaky, decided),
-      avgRunDurationMs: round2(row.run_ms ?? 0),
-      avgTestDurationMs: row.executions > 0 ? round2(row.duration_sum / row.executions) : 0,
+      // A day without a decided execution has no rate, and one without a finished run no run duration:
+      // null, not 0, which a chart would draw as a day that failed everything in no time.
+      passRate: decided > 0 ? percent(row.passed + row.flaky, decided) : null,
+      flakyRate: decided > 0 ? percent(row.flaky, decided) : null,
+      avgRunDurationMs: row.run_ms === null ? null : round2(row.run_ms),
+      avgTestDurationMs: row.executions > 0 ? round2(row.duration_sum / row.executions) : null,
       counts: { decided, passedOrFlaky: row.passed + row.flaky, flaky: row.flaky },
     };
   });

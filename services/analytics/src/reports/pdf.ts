@@ -8,7 +8,8 @@ export interface ReportContent {
   title: string;
   subtitle: string;
   figures: { label: string; value: string }[];
-  trend: { date: string; passRate: number; executions: number }[];
+  /** A day without a decided execution has a null rate: no point is drawn for it. */
+  trend: { date: string; passRate: number | null; executions: number }[];
   /** What the flaky bars count: a run's attempts per flaky test, or a period's flaky executions per test. */
   flakyHeading: string;
   flaky: { title: string; value: number }[];
@@ -48,7 +49,7 @@ function lineChart(doc: Doc, points: ReportContent['trend'], y: number, height: 
       .fontSize(7)
       .text(`${tick}%`, MARGIN, ty - 3, { width: 26, align: 'right' });
   }
-  const measured = points.filter((p) => p.executions > 0);
+  const measured = points.filter((p) => p.passRate !== null);
   if (measured.length === 0) {
     doc
       .fillColor('#555')
@@ -62,14 +63,16 @@ function lineChart(doc: Doc, points: ReportContent['trend'], y: number, height: 
   doc.lineWidth(2).strokeColor(GREEN);
   let started = false;
   points.forEach((point, index) => {
-    if (point.executions === 0) return;
-    if (!started) doc.moveTo(xOf(index), yOf(point.passRate));
-    else doc.lineTo(xOf(index), yOf(point.passRate));
+    const rate = point.passRate;
+    if (rate === null) return;
+    if (!started) doc.moveTo(xOf(index), yOf(rate));
+    else doc.lineTo(xOf(index), yOf(rate));
     started = true;
   });
   doc.stroke();
   points.forEach((point, index) => {
-    if (point.executions > 0) doc.circle(xOf(index), yOf(point.passRate), 2.5).fill(GREEN);
+    const rate = point.passRate;
+    if (rate !== null) doc.circle(xOf(index), yOf(rate), 2.5).fill(GREEN);
   });
   doc.fillColor('#555').font('Helvetica').fontSize(7);
   const first = points[0];
