@@ -21,7 +21,12 @@ export function loadConfig<S extends z.ZodType>(
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+      result.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(root)';
+        // zod says "expected string, received undefined" of a variable that is not set at all.
+        const missing = issue.code === 'invalid_type' && env[String(issue.path[0])] === undefined;
+        return `${name}: ${missing ? 'is required' : issue.message}`;
+      }),
     );
   }
   return Object.freeze(result.data);

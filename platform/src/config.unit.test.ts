@@ -22,6 +22,19 @@ describe('the configuration of a distributed process', () => {
     expect(loadConfig(Config, complete)).toMatchObject({ PORT: 8081, HOST: '127.0.0.1', LOG_LEVEL: 'info' });
   });
 
+  it('when a required variable is not set, then the error says it is required', () => {
+    const { DATABASE_URL: _unset, ...env } = complete;
+    expect(() => loadConfig(Config, env)).toThrow('DATABASE_URL: is required');
+  });
+
+  it.each([
+    ['PORT', '1e4'],
+    ['PORT', ''],
+    ['PORT', '0x1f90'],
+  ])('when %s is %j, then it is refused: integers are decimal digits', (name, value) => {
+    expect(() => loadConfig(Config, { ...complete, [name]: value })).toThrow(`${name}: expected an integer`);
+  });
+
   it.each([
     ['DATABASE_URL', { ...complete, DATABASE_URL: 'mysql://x' }],
     ['KAFKA_BROKERS', { ...complete, KAFKA_BROKERS: '' }],

@@ -64,6 +64,8 @@ function makeDataDir(dataDir: string): void {
 
 async function main(): Promise<void> {
   const config = loadConfig(EmbeddedConfig);
+  // Every variable is checked before anything starts, so a bad one is the only thing the start prints.
+  const webhookSettings = loadConfig(WebhookSettingsConfig);
   const logger = createLogger({ service: 'verdict', level: config.logLevel });
   makeDataDir(config.dataDir);
   // A taken port or a wrong HOST fails the start here, before any work; PORT=0 picks the port now, so that
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
       internalSecret,
       secretKey: keptSecret(config.dataDir, 'webhook-secret-key'),
       publicUrl,
-      ...loadConfig(WebhookSettingsConfig),
+      ...webhookSettings,
     },
   );
   await webhooks.start();

@@ -90,7 +90,7 @@ function rejectUnknownRoutes(routes: RouteSpec[]): RequestHandler {
   return (req, res, next) => {
     const route = findRoute(table, req.method, req.path);
     if (!route) {
-      next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`));
+      next(new NotFoundError(`No route for ${req.method} ${req.baseUrl}${req.path}`));
       return;
     }
     res.locals.routeLabel = `${req.baseUrl}${toExpressPath(route.path)}`;
