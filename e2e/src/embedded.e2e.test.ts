@@ -208,6 +208,58 @@ describe('the embedded default (npm start)', () => {
     expect(await next.stop()).toBe(0);
   });
 
+  it('when started with --rebuild, then the analytics read models are replayed from the event stores and answer as before', async () => {
+    const port = randomPort();
+    const first = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    await first.waitFor(`http://localhost:${port}`);
+    const projectId = /Project id:\s+(\S+)/.exec(first.output())?.[1] ?? '';
+    const token = /Token:\s+(svc_pat_\S+)/.exec(first.output())?.[1] ?? '';
+    const call = async (at: number, path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${at}/api/public/v1/${projectId}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const run = ((await (await call(port, '/test-runs', {})).json()) as { data: { id: string } }).data;
+    const item = {
+      file: 'tests/a.spec.ts',
+      titlePath: ['a'],
+      attempt: 0,
+      status: 'passed',
+      durationMs: 5,
+      startedAt: new Date().toISOString(),
+    };
+    expect((await call(port, `/test-runs/${run.id}/results`, { results: [item] })).status).toBe(202);
+    expect((await call(port, `/test-runs/${run.id}/finish`, {})).status).toBe(200);
+    const explorer = async (at: number) => {
+      for (let i = 0; i < 100; i += 1) {
+        const body = (await (await call(at, '/test-case-explorer')).json()) as {
+          data: { testCases: { fullTitle: string; executions: number }[] };
+        };
+        if (body.data.testCases.length > 0) return body.data.testCases;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return [];
+    };
+    const before = await explorer(port);
+    expect(before).toMatchObject([{ fullTitle: 'a', executions: 1 }]);
+    expect(await first.stop()).toBe(0);
+
+    const again = randomPort();
+    const rebuilt = startProcess(
+      process.execPath,
+      [path.join(repoRoot, 'scripts/run.cjs'), 'start', '--rebuild'],
+      { PORT: String(again), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    );
+    try {
+      await rebuilt.waitFor('analytics read models rebuilt');
+      expect(rebuilt.output()).toMatch(/"analytics":[1-9]/);
+      expect(await explorer(again)).toEqual(before);
+    } finally {
+      expect(await rebuilt.stop()).toBe(0);
+    }
+  });
+
   it('when a key file in the data folder was emptied, then it refuses to start naming the file, without a stack trace', async () => {
     const port = randomPort();
     const first = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
-import { resolveAdminKey, startGateway } from '@verdict/gateway';
+import { GATEWAY_SCHEMA, resolveAdminKey, startGateway } from '@verdict/gateway';
 import {
   closeServer,
   ConfigError,
@@ -25,7 +25,7 @@ import {
   systemClock,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { createTestResultsModule } from '@verdict/test-results';
+import { createTestResultsModule, TEST_RESULTS_SCHEMA } from '@verdict/test-results';
 import { createManualTestingModule } from '@verdict/manual-testing';
 import { createAnalyticsModule } from '@verdict/analytics';
 import { createWebhooksModule, WebhookSettingsConfig } from '@verdict/webhooks';
@@ -63,6 +63,8 @@ function makeDataDir(dataDir: string): void {
 }
 
 async function main(): Promise<void> {
+  const unknown = process.argv.slice(2).filter((arg) => arg !== '--rebuild');
+  if (unknown.length > 0) throw new ConfigError([`${unknown.join(' ')}: npm start takes only --rebuild`]);
   const config = loadConfig(EmbeddedConfig);
   // Every variable is checked before anything starts, so a bad one is the only thing the start prints.
   const webhookSettings = loadConfig(WebhookSettingsConfig);
@@ -233,6 +235,21 @@ async function main(): Promise<void> {
     lines.push('', `  Admin key file: ${adminKey.path ?? config.dataDir} (mode 0600)`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  // `npm start -- --rebuild`: the analytics read models replayed from the event stores into fresh tables,
+  // swapped in once caught up; the old ones answer queries meanwhile.
+  if (process.argv.includes('--rebuild')) {
+    logger.info('rebuilding the analytics read models from position 0');
+    analytics
+      .rebuild({
+        testResults: createSqlEventStore({ db, schema: TEST_RESULTS_SCHEMA }),
+        identity: createSqlEventStore({ db, schema: GATEWAY_SCHEMA }),
+      })
+      .then(
+        (replayed) => logger.info(replayed, 'analytics read models rebuilt'),
+        (error: unknown) => logger.error({ err: error }, 'rebuilding the analytics read models failed'),
+      );
+  }
 }
 
 runMain('verdict', main);
