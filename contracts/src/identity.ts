@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './events';
+import { queryInteger } from './http';
 
 /**
  * Identity: organizations (with their plan, projects and memberships), users and access tokens. The
@@ -298,4 +299,52 @@ export const IssuedToken = z.object({
 export type IssuedToken = z.infer<typeof IssuedToken>;
 
 export const RevokedToken = z.object({ id: z.string(), revokedAt: Timestamp });
+
+// Reads of the admin API: what an operator looks up (a lost id, who can reach a project), never a secret.
+
+const adminPage = {
+  page: queryInteger({ min: 1, fallback: 1 }),
+  limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
+};
+
+/** Oldest first, so that pages do not shift while items are added. */
+export const AdminListQuery = z.strictObject(adminPage);
+export const AdminUsersQuery = z.strictObject({
+  ...adminPage,
+  email: z
+    .string()
+    .trim()
+    .min(1)
+    .max(254)
+    .optional()
+    .describe('Exactly this e-mail address, in any letter case'),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+export const AdminTokensQuery = z.strictObject({
+  ...adminPage,
+  userId: Id.optional().describe('Tokens this user owns (personal) or created (project)'),
+  projectId: Id.optional().describe('Tokens that reach this project'),
+});
+export type AdminTokensQuery = z.infer<typeof AdminTokensQuery>;
+
+export const AdminMember = z.object({ userId: z.string(), role: MembershipRole, updatedAt: Timestamp });
+export const AdminOrganizationDetail = AdminOrganization.extend({
+  projects: z.array(AdminProject),
+  members: z.array(AdminMember),
+});
+export type AdminOrganizationDetail = z.infer<typeof AdminOrganizationDetail>;
+
+/** A token as the admin API lists it: its metadata, never its secret or the secret's hash. */
+export const AdminTokenRecord = z.object({
+  id: z.string(),
+  kind: TokenKind,
+  name: z.string().nullable(),
+  ownerUserId: z.string(),
+  projectIds: z.array(z.string()),
+  scopes: z.array(z.string()).describe('Capability scopes, such as public-api'),
+  createdAt: Timestamp,
+  expiresAt: Timestamp.nullable(),
+  revokedAt: Timestamp.nullable(),
+});
+export type AdminTokenRecord = z.infer<typeof AdminTokenRecord>;
 export type RevokedToken = z.infer<typeof RevokedToken>;

@@ -4,17 +4,32 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
+  AdminListQuery,
   AdminMemberPath,
   AdminOrganizationPath,
   AdminTokenPath,
+  AdminTokensQuery,
+  AdminUsersQuery,
   CreateOrganizationRequest,
   CreateProjectRequest,
   CreateUserRequest,
   IssueTokenRequest,
+  paginationOf,
   SetMembershipRequest,
 } from '@verdict/contracts';
-import { UnauthorizedError, parseBody, parseParams, sendCreated, sendData } from '@verdict/platform';
+import {
+  NotFoundError,
+  UnauthorizedError,
+  parseBody,
+  parseParams,
+  parseQuery,
+  sendCreated,
+  sendData,
+  sendList,
+} from '@verdict/platform';
 import { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { AdminReads } from './adminReads';
 import type { IdentityCommands } from './commands';
 
 /** Shorter keys are refused at startup: the admin API creates tokens for every project. */
@@ -44,15 +59,42 @@ export function requireAdminKey(adminKey: string): RequestHandler {
 }
 
 const contextOf = (req: Request) => ({ correlationId: req.requestId });
+const NoQuery = z.strictObject({});
 
 /**
  * The `/admin/v1` router; mount it at that path in front of the error middleware.
  *
- * @example app.use('/admin/v1', adminRouter(commands, adminKey));
+ * @example app.use('/admin/v1', adminRouter(commands, createAdminReads(db, schema), adminKey));
  */
-export function adminRouter(commands: IdentityCommands, adminKey: string): Router {
+export function adminRouter(commands: IdentityCommands, reads: AdminReads, adminKey: string): Router {
   const router = Router();
   router.use(requireAdminKey(adminKey));
+
+  router.get('/organizations', async (req, res) => {
+    const { page, limit } = parseQuery(AdminListQuery, req);
+    const { items, total } = await reads.organizations(page, limit);
+    sendList(res, items, paginationOf(page, limit, total));
+  });
+
+  router.get('/organizations/:organizationId', async (req, res) => {
+    parseQuery(NoQuery, req);
+    const { organizationId } = parseParams(AdminOrganizationPath, req);
+    const organization = await reads.organization(organizationId);
+    if (!organization) throw new NotFoundError(`Organization ${organizationId} not found`);
+    sendData(res, organization);
+  });
+
+  router.get('/users', async (req, res) => {
+    const query = parseQuery(AdminUsersQuery, req);
+    const { items, total } = await reads.users(query);
+    sendList(res, items, paginationOf(query.page, query.limit, total));
+  });
+
+  router.get('/tokens', async (req, res) => {
+    const query = parseQuery(AdminTokensQuery, req);
+    const { items, total } = await reads.tokens(query);
+    sendList(res, items, paginationOf(query.page, query.limit, total));
+  });
 
   router.post('/organizations', async (req, res) => {
     const body = parseBody(CreateOrganizationRequest, req);

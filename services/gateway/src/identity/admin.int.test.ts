@@ -531,6 +531,78 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
     });
   });
 
+  describe('reads', () => {
+    const get = (path: string) => request(app).get(`/admin/v1${path}`).set(auth);
+
+    it('when an organization is read, then its plan, projects and members come with it', async () => {
+      const { organizationId, projectId, userId } = await workspace('admin');
+      const response = await get(`/organizations/${organizationId}`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({
+        id: organizationId,
+        name: 'Team',
+        plan: { name: 'team', testCaseLimit: 50_000, projectLimit: 5 },
+        projects: [{ id: projectId, name: 'Web', organizationId, allocation: null }],
+        members: [{ userId, role: 'admin' }],
+      });
+      expect((await get('/organizations/nope')).status).toBe(404);
+    });
+
+    it('when organizations are listed, then they come oldest first, paginated, with the total', async () => {
+      const first = await organization({ name: 'Listed 1' });
+      clock.advance(1_000);
+      const second = await organization({ name: 'Listed 2' });
+      const all = await get('/organizations?limit=100');
+      expect(all.status).toBe(200);
+      const ids = (all.body.data as { id: string }[]).map((o) => o.id);
+      expect(ids.indexOf(first)).toBeLessThan(ids.indexOf(second));
+      const total = all.body.pagination.total as number;
+      expect(total).toBeGreaterThanOrEqual(2);
+      const past = await get(`/organizations?page=${total + 1}&limit=1`);
+      expect(past.body).toMatchObject({ data: [], pagination: { total, hasNext: false, hasPrev: true } });
+    });
+
+    it('when a user is looked up by e-mail in another letter case, then that user comes', async () => {
+      const userId = await user();
+      const response = await get(`/users?email=USER${emails}@EXAMPLE.ORG`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([
+        expect.objectContaining({ id: userId, email: `user${emails}@example.org` }),
+      ]);
+      expect(response.body.pagination.total).toBe(1);
+    });
+
+    it('when tokens are listed by owner or by project, then their metadata comes, and never a secret', async () => {
+      const { projectId, userId } = await workspace();
+      const issued = await post('/tokens', { kind: 'personal', userId, projectIds: [projectId], name: 'ci' });
+      expect((await del(`/tokens/${issued.body.data.id}`)).status).toBe(200);
+      for (const filter of [`userId=${userId}`, `projectId=${projectId}`]) {
+        const response = await get(`/tokens?${filter}`);
+        expect(response.status).toBe(200);
+        expect(response.body.data).toEqual([
+          {
+            id: issued.body.data.id,
+            kind: 'personal',
+            name: 'ci',
+            ownerUserId: userId,
+            projectIds: [projectId],
+            scopes: ['public-api'],
+            createdAt: issued.body.data.createdAt,
+            expiresAt: issued.body.data.expiresAt,
+            revokedAt: expect.any(String),
+          },
+        ]);
+        expect(JSON.stringify(response.body)).not.toContain(issued.body.data.token.slice(-20));
+      }
+    });
+
+    it('when a read gets a parameter it does not take, then 400 VALIDATION_ERROR names it', async () => {
+      const response = await get('/tokens?owner=u1');
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'owner: is not allowed' });
+    });
+  });
+
   describe('demo seeding', () => {
     it('when the installation is fresh, then seedDemo creates an owner, a project and a working token once, and null afterwards', async () => {
       const fresh = await startIdentity(adapters, clock);

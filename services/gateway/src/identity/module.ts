@@ -21,6 +21,7 @@ import {
 } from '@verdict/platform';
 import type { Router } from 'express';
 import { adminRouter } from './admin.http';
+import { createAdminReads } from './adminReads';
 import { createIdentityCommands, type IdentityCommands } from './commands';
 import type { IdentityDirectory } from './directory';
 import {
@@ -109,7 +110,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   let subscription: Subscription | null = null;
 
   return {
-    adminRouter: (adminKey) => adminRouter(commands, adminKey),
+    adminRouter: (adminKey) => adminRouter(commands, createAdminReads(db, schema), adminKey),
     directory: options.kv
       ? withTokenCache(withProjectCache(readModel), options.kv)
       : withProjectCache(readModel),

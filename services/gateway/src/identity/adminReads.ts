@@ -1,0 +1,197 @@
+/**
+ * The admin API's reads over the identity read model: organizations (with their projects and members),
+ * users and tokens, listed oldest first. A token is listed by its metadata; its secret's hash never leaves
+ * the read model.
+ */
+import type {
+  AdminOrganization,
+  AdminOrganizationDetail,
+  AdminTokenRecord,
+  AdminTokensQuery,
+  AdminUser,
+  AdminUsersQuery,
+  MembershipRole,
+} from '@verdict/contracts';
+import type { SqlExecutor } from '@verdict/platform';
+import { normalizeEmail } from './users/user';
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface AdminReads {
+  organizations(page: number, limit: number): Promise<Page<AdminOrganization>>;
+  organization(organizationId: string): Promise<AdminOrganizationDetail | null>;
+  users(query: AdminUsersQuery): Promise<Page<AdminUser>>;
+  tokens(query: AdminTokensQuery): Promise<Page<AdminTokenRecord>>;
+}
+
+type Time = Date | string;
+const iso = (value: Time): string => new Date(value).toISOString();
+const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  plan_name: string;
+  test_case_limit: number;
+  project_limit: number;
+  period_start: Time | null;
+  period_end: Time | null;
+  created_at: Time;
+  total: number;
+}
+
+const organizationOf = (row: OrganizationRow): AdminOrganization => ({
+  id: row.id,
+  name: row.name,
+  plan: {
+    name: row.plan_name,
+    testCaseLimit: row.test_case_limit,
+    projectLimit: row.project_limit,
+    periodStart: isoOrNull(row.period_start),
+    periodEnd: isoOrNull(row.period_end),
+  },
+  createdAt: iso(row.created_at),
+});
+
+/** `count(*) OVER ()` rides along each row; a page past the end has no row, so its total is asked apart. */
+async function paged<Row extends { total: number }, T>(
+  db: SqlExecutor,
+  text: string,
+  params: unknown[],
+  page: number,
+  limit: number,
+  map: (row: Row) => T,
+): Promise<Page<T>> {
+  const { rows } = await db.query<Row>(`${text} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [
+    ...params,
+    limit,
+    (page - 1) * limit,
+  ]);
+  if (rows.length > 0 || page === 1) return { items: rows.map(map), total: rows[0]?.total ?? 0 };
+  const { rows: counted } = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM (${text}) listed`,
+    params,
+  );
+  return { items: [], total: counted[0]?.total ?? 0 };
+}
+
+/** @example const reads = createAdminReads(db, 'identity'); await reads.users({ page: 1, limit: 20 }); */
+export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
+  return {
+    organizations(page, limit) {
+      return paged<OrganizationRow, AdminOrganization>(
+        db,
+        `SELECT *, count(*) OVER ()::int AS total FROM ${schema}.organizations ORDER BY created_at, id`,
+        [],
+        page,
+        limit,
+        organizationOf,
+      );
+    },
+    async organization(organizationId) {
+      const { rows } = await db.query<OrganizationRow>(
+        `SELECT *, 1 AS total FROM ${schema}.organizations WHERE id = $1`,
+        [organizationId],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const [projects, members] = await Promise.all([
+        db.query<{ id: string; name: string; allocation: number | null; created_at: Time }>(
+          `SELECT id, name, allocation, created_at FROM ${schema}.projects WHERE organization_id = $1
+           ORDER BY created_at, id`,
+          [organizationId],
+        ),
+        db.query<{ user_id: string; role: MembershipRole; updated_at: Time }>(
+          `SELECT user_id, role, updated_at FROM ${schema}.memberships WHERE organization_id = $1
+           ORDER BY updated_at, user_id`,
+          [organizationId],
+        ),
+      ]);
+      return {
+        ...organizationOf(row),
+        projects: projects.rows.map((project) => ({
+          id: project.id,
+          name: project.name,
+          organizationId,
+          allocation: project.allocation,
+          createdAt: iso(project.created_at),
+        })),
+        members: members.rows.map((member) => ({
+          userId: member.user_id,
+          role: member.role,
+          updatedAt: iso(member.updated_at),
+        })),
+      };
+    },
+    users(query) {
+      const params = query.email === undefined ? [] : [normalizeEmail(query.email)];
+      return paged<
+        { id: string; email: string; first_name: string; last_name: string; created_at: Time; total: number },
+        AdminUser
+      >(
+        db,
+        `SELECT id, email, first_name, last_name, created_at, count(*) OVER ()::int AS total FROM ${schema}.users
+         ${params.length > 0 ? 'WHERE email_normalized = $1' : ''} ORDER BY created_at, id`,
+        params,
+        query.page,
+        query.limit,
+        (row) => ({
+          id: row.id,
+          email: row.email,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          createdAt: iso(row.created_at),
+        }),
+      );
+    },
+    tokens(query) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (query.userId !== undefined) {
+        params.push(query.userId);
+        where.push(`owner_user_id = $${params.length}`);
+      }
+      if (query.projectId !== undefined) {
+        params.push(query.projectId);
+        where.push(`$${params.length} = ANY(project_ids)`);
+      }
+      return paged<
+        {
+          id: string;
+          kind: 'personal' | 'project';
+          name: string | null;
+          owner_user_id: string;
+          project_ids: string[];
+          scopes: string[];
+          created_at: Time;
+          expires_at: Time | null;
+          revoked_at: Time | null;
+          total: number;
+        },
+        AdminTokenRecord
+      >(
+        db,
+        `SELECT id, kind, name, owner_user_id, project_ids, scopes, created_at, expires_at, revoked_at,
+           count(*) OVER ()::int AS total
+         FROM ${schema}.tokens ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
+        params,
+        query.page,
+        query.limit,
+        (row) => ({
+          id: row.id,
+          kind: row.kind,
+          name: row.name,
+          ownerUserId: row.owner_user_id,
+          projectIds: row.project_ids,
+          scopes: row.scopes,
+          createdAt: iso(row.created_at),
+          expiresAt: isoOrNull(row.expires_at),
+          revokedAt: isoOrNull(row.revoked_at),
+        }),
+      );
+    },
+  };
+}
