@@ -161,28 +161,16 @@ async function main(): Promise<void> {
         downloads: { blobs, secret: urlSigningSecret },
         ingestLimitPerMinute: config.ingestLimitPerMinute,
         ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
-        services: [
-          {
-            name: 'test-results',
-            routes: testResults.routes,
-            target: { kind: 'in-process', router: testResults.router },
-          },
-          {
-            name: 'manual-testing',
-            routes: manualTesting.routes,
-            target: { kind: 'in-process', router: manualTesting.router },
-          },
-          {
-            name: 'webhooks',
-            routes: webhooks.routes,
-            target: { kind: 'in-process', router: webhooks.router },
-          },
-          {
-            name: 'analytics',
-            routes: analytics.routes,
-            target: { kind: 'in-process', router: analytics.router },
-          },
-        ],
+        services: Object.entries({
+          'test-results': testResults,
+          'manual-testing': manualTesting,
+          webhooks,
+          analytics,
+        }).map(([name, module]) => ({
+          name,
+          routes: module.routes,
+          target: { kind: 'in-process' as const, router: module.router },
+        })),
       },
     );
     // Listening first: a port that is taken refuses the start before the demo token is made, or the token

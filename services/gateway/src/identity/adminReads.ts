@@ -13,6 +13,14 @@ import type {
   MembershipRole,
 } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
+import {
+  iso,
+  isoOrNull,
+  type Timestamp as Time,
+  tokenOfRow,
+  type TokenRow,
+  type UserRow,
+} from './projections/identityReadModel';
 import { normalizeEmail } from './users/user';
 
 export interface Page<T> {
@@ -26,10 +34,6 @@ export interface AdminReads {
   users(query: AdminUsersQuery): Promise<Page<AdminUser>>;
   tokens(query: AdminTokensQuery): Promise<Page<AdminTokenRecord>>;
 }
-
-type Time = Date | string;
-const iso = (value: Time): string => new Date(value).toISOString();
-const isoOrNull = (value: Time | null): string | null => (value === null ? null : iso(value));
 
 interface OrganizationRow {
   id: string;
@@ -128,10 +132,7 @@ export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
     },
     users(query) {
       const params = query.email === undefined ? [] : [normalizeEmail(query.email)];
-      return paged<
-        { id: string; email: string; first_name: string; last_name: string; created_at: Time; total: number },
-        AdminUser
-      >(
+      return paged<UserRow & { total: number }, AdminUser>(
         db,
         `SELECT id, email, first_name, last_name, created_at, count(*) OVER ()::int AS total FROM ${schema}.users
          ${params.length > 0 ? 'WHERE email_normalized = $1' : ''} ORDER BY created_at, id`,
@@ -158,39 +159,19 @@ export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
         params.push(query.projectId);
         where.push(`$${params.length} = ANY(project_ids)`);
       }
-      return paged<
-        {
-          id: string;
-          kind: 'personal' | 'project';
-          name: string | null;
-          owner_user_id: string;
-          project_ids: string[];
-          scopes: string[];
-          created_at: Time;
-          expires_at: Time | null;
-          revoked_at: Time | null;
-          total: number;
-        },
-        AdminTokenRecord
-      >(
+      return paged<TokenRow & { total: number }, AdminTokenRecord>(
         db,
-        `SELECT id, kind, name, owner_user_id, project_ids, scopes, created_at, expires_at, revoked_at,
-           count(*) OVER ()::int AS total
+        `SELECT id, kind, name, owner_user_id, project_ids, scopes, secret_hash, created_at, expires_at,
+           revoked_at, count(*) OVER ()::int AS total
          FROM ${schema}.tokens ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
         params,
         query.page,
         query.limit,
-        (row) => ({
-          id: row.id,
-          kind: row.kind,
-          name: row.name,
-          ownerUserId: row.owner_user_id,
-          projectIds: row.project_ids,
-          scopes: row.scopes,
-          createdAt: iso(row.created_at),
-          expiresAt: isoOrNull(row.expires_at),
-          revokedAt: isoOrNull(row.revoked_at),
-        }),
+        (row) => {
+          // The hash of the secret stays here: a listing never carries it.
+          const { secretHash: _secretHash, ownerRoles: _ownerRoles, ...record } = tokenOfRow(row);
+          return record;
+        },
       );
     },
   };

@@ -172,11 +172,12 @@ export interface IdentityReadModel extends IdentityDirectory {
   hasOrganizations(): Promise<boolean>;
 }
 
-type Timestamp = Date | string;
-const iso = (value: Timestamp): string => new Date(value).toISOString();
-const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
+/** A timestamp as a driver returns it: a Date (pg), or a string (a JSON aggregate). */
+export type Timestamp = Date | string;
+export const iso = (value: Timestamp): string => new Date(value).toISOString();
+export const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
 
-interface TokenRow {
+export interface TokenRow {
   id: string;
   kind: 'personal' | 'project';
   name: string | null;
@@ -196,7 +197,7 @@ interface ProjectRow {
   organization_id: string;
 }
 
-interface UserRow {
+export interface UserRow {
   id: string;
   email: string;
   first_name: string;
@@ -204,7 +205,7 @@ interface UserRow {
   created_at: Timestamp;
 }
 
-function tokenOfRow(row: TokenRow): TokenRecord {
+export function tokenOfRow(row: TokenRow): TokenRecord {
   return {
     id: row.id,
     kind: row.kind,
