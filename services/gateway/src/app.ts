@@ -10,6 +10,7 @@ import {
   toExpressPath,
 } from '@verdict/platform';
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
+import { limitFailedAdminKeys } from './access/rateLimits';
 import type { Identity } from './identity/module';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
@@ -142,7 +143,12 @@ export function createGatewayApp(options: GatewayOptions): Express {
   for (const prefix of API_PREFIXES) app.get(`${prefix}/openapi.json`, (_req, res) => res.json(document));
 
   // As under the API prefixes: a path that does not exist is 404 before the admin key is asked for.
-  app.use(ADMIN_PREFIX, rejectUnknownRoutes(adminRoutes), options.identity.adminRouter(options.adminKey));
+  app.use(
+    ADMIN_PREFIX,
+    rejectUnknownRoutes(adminRoutes),
+    limitFailedAdminKeys({ rateLimiter: options.rateLimiter, logger: options.logger }),
+    options.identity.adminRouter(options.adminKey),
+  );
   if (options.downloads) {
     const { blobs, secret } = options.downloads;
     app.use(SIGNED_DOWNLOAD_PATH, serveSignedBlobs({ store: blobs, secret, clock: options.clock }));

@@ -50,6 +50,9 @@ export const RATE_LIMITS = {
 
 export const DEFAULT_INGEST_LIMIT_PER_MINUTE = 1_200;
 
+/** Wrong admin keys an address may offer a minute before the admin API stops listening to it. */
+export const ADMIN_KEY_FAILURES_PER_MINUTE = 20;
+
 const IP_BUCKET = { name: 'ip', rule: RATE_LIMITS.perIp };
 
 /**
@@ -112,6 +115,30 @@ export function tokenBucketsFor(kind: OperationKind, ingestLimitPerMinute: numbe
 export function limitByIp({ rateLimiter }: { rateLimiter: RateLimiter }): RequestHandler {
   return async (req, res, next) => {
     await draw(res, rateLimiter, [IP_BUCKET], clientAddress(req));
+    next();
+  };
+}
+
+/**
+ * The admin key guards every organization's tokens: an address that offers wrong keys is refused (429 with
+ * Retry-After) after ADMIN_KEY_FAILURES_PER_MINUTE of them in a minute, so the key cannot be guessed at
+ * the speed of the network. Each request draws, and gives its draw back unless it was refused as
+ * unauthorized: only failures count, and an administrator's scripts are never slowed.
+ *
+ * @example app.use('/admin/v1', limitFailedAdminKeys({ rateLimiter, logger }), adminRouter);
+ */
+export function limitFailedAdminKeys(options: { rateLimiter: RateLimiter; logger?: Logger }): RequestHandler {
+  const bucket = { name: 'admin:failed-key', rule: perMinute(ADMIN_KEY_FAILURES_PER_MINUTE) };
+  return async (req, res, next) => {
+    const key = clientAddress(req);
+    const decision = await options.rateLimiter.consume(bucket.name, key, bucket.rule);
+    if (!decision.allowed) throw new RateLimitError(decision.resetSeconds);
+    res.once('finish', () => {
+      if (res.statusCode === 401) return;
+      options.rateLimiter.refund(bucket.name, key, bucket.rule).catch((err: unknown) => {
+        options.logger?.warn({ err }, 'could not give back an admin request its draw');
+      });
+    });
     next();
   };
 }

@@ -1,9 +1,17 @@
 import type request from 'supertest';
-import { loadConfig } from '@verdict/platform';
+import supertest from 'supertest';
+import {
+  createHttpApp,
+  createMemoryRateLimiter,
+  loadConfig,
+  sendData,
+  silentLogger,
+} from '@verdict/platform';
 import { API_PREFIXES } from '../app';
 import { errorEnvelope, repeat, seededDirectory, startGateway, type TestGateway } from './accessTestKit';
 import type { FakeIdentityDirectory } from './fakeIdentityDirectory';
-import { RateLimitConfig } from './rateLimits';
+import { requireAdminKey } from '../identity/admin.http';
+import { ADMIN_KEY_FAILURES_PER_MINUTE, limitFailedAdminKeys, RateLimitConfig } from './rateLimits';
 
 const prefix: string = API_PREFIXES[0];
 const otherPrefix: string = API_PREFIXES[1];
@@ -246,4 +254,39 @@ describe('rate-limit configuration', () => {
       );
     },
   );
+});
+
+describe('wrong admin keys (the admin API)', () => {
+  const KEY = 'admin-key-0123456789abcdef';
+  function adminApp() {
+    const { app, finish } = createHttpApp({ logger: silentLogger(), service: 'gateway' });
+    app.use(
+      '/admin/v1',
+      limitFailedAdminKeys({ rateLimiter: createMemoryRateLimiter() }),
+      requireAdminKey(KEY),
+    );
+    app.get('/admin/v1/ping', (_req, res) => sendData(res, { ok: true }));
+    finish(app);
+    return supertest(app);
+  }
+
+  it(`when an address offers ${ADMIN_KEY_FAILURES_PER_MINUTE} wrong keys in a minute, then the next request is a 429 with Retry-After, even with the right key`, async () => {
+    const http = adminApp();
+    const wrong = await repeat(ADMIN_KEY_FAILURES_PER_MINUTE, () =>
+      http.get('/admin/v1/ping').set('authorization', 'Bearer not-the-key-0123456789'),
+    );
+    expect(wrong).toEqual(Array(ADMIN_KEY_FAILURES_PER_MINUTE).fill(401));
+    const refused = await http.get('/admin/v1/ping').set('authorization', `Bearer ${KEY}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(errorEnvelope('RATE_LIMIT_EXCEEDED'));
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('when the right key is used, then requests never count: an administrator is not slowed', async () => {
+    const http = adminApp();
+    const statuses = await repeat(ADMIN_KEY_FAILURES_PER_MINUTE * 3, () =>
+      http.get('/admin/v1/ping').set('authorization', `Bearer ${KEY}`),
+    );
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
 });
