@@ -51,7 +51,13 @@ export function queryInteger(bounds: { min: number; max?: number; fallback: numb
   return (
     z
       .string()
-      .regex(/^[0-9]+$/, { error: 'must be an integer' })
+      .regex(/^[0-9]+$/, {
+        // `-1` is an integer, just not one allowed here: say the bound rather than "not an integer".
+        error: (issue) =>
+          typeof issue.input === 'string' && /^-[0-9]+$/.test(issue.input)
+            ? `must be at least ${bounds.min}`
+            : 'must be an integer',
+      })
       // Checked here rather than by a number schema: a value past the safe integers is one issue, "too
       // big", rather than that and "not a safe integer", and it is never rounded into range.
       .transform((digits, ctx) => {

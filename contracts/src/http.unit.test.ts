@@ -15,11 +15,16 @@ describe('queryInteger', () => {
     expect(limit.parse('100')).toBe(100);
   });
 
+  it('when the value is a negative integer, then the message names the bound, not "an integer"', () => {
+    expect(messages('-1')).toEqual(['must be at least 1']);
+    expect(messages('1.5')).toEqual(['must be an integer']);
+  });
+
   it('when the parameter is absent, then the fallback applies', () => {
     expect(limit.parse(undefined)).toBe(20);
   });
 
-  it.each(['1e1', '0x10', '1.0', '1.5', '+5', '-1', ' 1', '1 ', '', 'abc'])(
+  it.each(['1e1', '0x10', '1.0', '1.5', '+5', '-1.5', ' 1', '1 ', '', 'abc'])(
     'when the value is %j, then it is not an integer',
     (value) => {
       expect(messages(value)).toEqual(['must be an integer']);

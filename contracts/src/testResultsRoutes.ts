@@ -132,7 +132,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
 ];
 
 /** Where an import lands: the same fields as a run's start, given as query parameters. */
-export const ImportQuery = z.object({
+export const ImportQuery = z.strictObject({
   branch: z.string().trim().min(1).max(500).optional(),
   environment: z.string().trim().min(1).max(200).optional(),
   commitSha: z.string().trim().min(1).max(200).optional(),

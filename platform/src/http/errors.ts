@@ -87,12 +87,22 @@ function answer(code: ErrorCode, message: string, headers: Record<string, string
   };
 }
 
+/** The raw body a parser refused, when it kept it (body-parser does, as `body`). */
+const bodyOf = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'body' in err && typeof err.body === 'string' ? err.body : '';
+
 /** Errors of Express's body parsers carry a `type`; see body-parser's README. */
 function bodyParserError(err: unknown): { code: ErrorCode; message: string } | undefined {
   const type = typeof err === 'object' && err !== null && 'type' in err ? err.type : undefined;
   switch (type) {
     case 'entity.parse.failed':
-      return { code: 'VALIDATION_ERROR', message: 'Malformed JSON body' };
+      // Strict parsing refuses a bare `null`, number or string: valid JSON, but not a body of fields.
+      return {
+        code: 'VALIDATION_ERROR',
+        message: /^\s*(null|true|false|-?\d|")/.test(bodyOf(err))
+          ? 'body: must be a JSON object'
+          : 'Malformed JSON body',
+      };
     case 'entity.too.large':
       return { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' };
     // Spec §7 names one code for a body that cannot be read as the parameters it should hold.

@@ -230,6 +230,21 @@ describe('the error envelope', () => {
     });
   });
 
+  it.each(['null', '42', '"name"', 'true'])(
+    'when the JSON body is %s (valid JSON, not an object), then 400 says the body must be an object',
+    async (body) => {
+      const response = await request(buildApp().app)
+        .post('/things')
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: 'body: must be a JSON object',
+      });
+    },
+  );
+
   it('when the body exceeds the limit, then it answers 413 PAYLOAD_TOO_LARGE', async () => {
     const response = await request(buildApp().app)
       .post('/things')

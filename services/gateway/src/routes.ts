@@ -161,7 +161,12 @@ export const downloadRoutes: RouteSpec[] = [
     summary: 'Download an artifact through a signed, time-limited URL (15 minutes); tampered or expired: 403',
     tag: 'Test Runs',
     security: 'none',
-    query: z.object({ expires: z.string(), signature: z.string() }),
+    query: z.strictObject({
+      expires: z.string().describe('Unix seconds after which the URL is refused'),
+      name: z.string().optional().describe('File name the download is saved under'),
+      type: z.string().optional().describe('Content type the download is sent with'),
+      signature: z.string().describe('HMAC of the path and the other parameters'),
+    }),
     responses: { 200: { description: 'The artifact', contentType: 'application/octet-stream' } },
   },
 ];

@@ -69,6 +69,11 @@ const NoQuery = z.strictObject({});
 export function adminRouter(commands: IdentityCommands, reads: AdminReads, adminKey: string): Router {
   const router = Router();
   router.use(requireAdminKey(adminKey));
+  // The writes take no query parameters (the reads parse theirs): one sent is a typo, refused by name.
+  router.use((req, _res, next) => {
+    if (req.method !== 'GET') parseQuery(NoQuery, req);
+    next();
+  });
 
   router.get('/organizations', async (req, res) => {
     const { page, limit } = parseQuery(AdminListQuery, req);

@@ -154,7 +154,10 @@ export function createReadRoutes(options: ReadRoutesOptions): ApiRoute[] {
     'get /{projectId}/test-cases/{caseId}': [
       async (req, res) => {
         const { projectId, caseId } = parseParams(TestCasePath, req);
-        const { include = [] } = parseQuery(TestCaseIncludeQuery, req);
+        // Without history, its parameters are ignored (spec §4.10), a repeated one too.
+        const { include = [] } = parseQuery(TestCaseIncludeQuery, req, {
+          allowRepeated: ['historyPage', 'historyLimit', 'historyStatus'],
+        });
         // Spec §4.10: the history parameters are ignored without history, so not even validated then.
         const history = include.includes('history') ? parseQuery(TestCaseHistoryParams, req) : null;
         const testCase = await findTestCase(store, projectId, caseId);
