@@ -24,6 +24,7 @@ import {
   PayloadTooLargeError,
   sendData,
   sendList,
+  storableText,
   ValidationError,
   type ApiRoute,
 } from '@verdict/platform';
@@ -81,7 +82,8 @@ function receiveUpload(req: Request, deps: RouteDeps, key: string): Promise<Uplo
     const fields: Record<string, string> = {};
     let storing: Promise<{ size: number; contentType: string; fileName: string }> | null = null;
     busboy.on('field', (name, value) => {
-      fields[name] = value;
+      // As in JSON bodies: a NUL or a lone surrogate becomes U+FFFD (PostgreSQL stores no NUL in text).
+      fields[name] = storableText(value);
     });
     busboy.on('file', (name, stream: Readable, info) => {
       if (name !== 'file' || storing) {

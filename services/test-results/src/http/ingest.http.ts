@@ -18,6 +18,7 @@ import {
   parseParams,
   PayloadTooLargeError,
   sendData,
+  storableText,
   ValidationError,
   type ApiRoute,
   type BlobStore,
@@ -119,7 +120,8 @@ function receiveUpload(req: Request, options: IngestRoutesOptions, key: string):
     const fields: Record<string, string> = {};
     let storing: Promise<{ key: string; size: number; sha256: string }> | null = null;
     busboy.on('field', (name, value) => {
-      fields[name] = value;
+      // As in JSON bodies: a NUL or a lone surrogate becomes U+FFFD (PostgreSQL stores no NUL in text).
+      fields[name] = storableText(value);
     });
     busboy.on('file', (name, stream: Readable, info) => {
       if (name !== 'file' || storing) {
@@ -180,7 +182,10 @@ function uploadArtifact(options: IngestRoutesOptions): RequestHandler {
     if (!parsed.success) {
       await options.blobs.delete(key);
       const issue = parsed.error.issues[0];
-      throw new ValidationError(`${issue?.path.join('.') || 'fields'}: ${issue?.message ?? 'invalid'}`);
+      const field = issue?.path.join('.') || 'fields';
+      // A form field not sent at all is missing, not of the wrong type.
+      const missing = issue?.code === 'invalid_type' && upload.fields[field] === undefined;
+      throw new ValidationError(`${field}: ${missing ? 'is required' : (issue?.message ?? 'invalid')}`);
     }
     const { name, contentType, resultRef } = parsed.data;
     const id = derivedId(runId, 'artifact', upload.stored.sha256, name, contentType, resultRef ?? '');

@@ -268,6 +268,38 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect([query.get('name'), query.get('type')]).toEqual(['report.txt', 'text/plain']);
   });
 
+  it('when an upload names its artifact with a NUL, then it is stored with U+FFFD instead (never a 500)', async () => {
+    const { run } = await startRun();
+    const data = new FormData();
+    data.set('name', 'a\u0000b.txt');
+    data.set('resultRef', 'r\u0000');
+    data.set('contentType', 'text/plain');
+    data.set('file', new Blob([Buffer.from('x')]), 'x.txt');
+    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+      method: 'POST',
+      headers: headers(),
+      body: data,
+    });
+    expect(answer.status).toBe(201);
+    // The answer is API.md's {id, name, contentType, size}: resultRef was stored without a 500 too.
+    const { data: artifact } = (await answer.json()) as { data: { name: string } };
+    expect(artifact.name).toBe('a\uFFFDb.txt');
+  });
+
+  it('when an upload leaves out contentType, then 400 says it is required', async () => {
+    const { run } = await startRun();
+    const data = new FormData();
+    data.set('name', 'x.bin');
+    data.set('file', new Blob([Buffer.from('x')]), 'x.bin');
+    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+      method: 'POST',
+      headers: headers(),
+      body: data,
+    });
+    expect(answer.status).toBe(400);
+    expect(ErrorEnvelope.parse(await answer.json()).error.message).toBe('contentType: is required');
+  });
+
   it('when an upload names a content type that is not a media type, then 400 names contentType', async () => {
     const { run } = await startRun();
     const data = new FormData();

@@ -228,6 +228,16 @@ describe('Playwright JSON report', () => {
     expect(note?.stdout).toEqual(['bytes from a buffer\n']);
   });
 
+  test('when a stdout buffer holds a NUL or bytes that are not UTF-8, then they are U+FFFD, which PostgreSQL can store', () => {
+    const report = withFirstResult(rawReport, (result) => {
+      result.stdout = [{ buffer: Buffer.from([0x61, 0x00, 0x62, 0xff, 0x0a]).toString('base64') }];
+    });
+    const note = parsePlaywrightReport(report).results.find(
+      (item) => item.titlePath.join() === 'attaches a note' && item.project === 'chromium',
+    );
+    expect(note?.stdout).toEqual(['a\uFFFDb\uFFFD\n']);
+  });
+
   test('when a test never ran, then it is one skipped attempt at the start of the run', () => {
     const { copy, test } = copyWithFirstTest(rawReport);
     test.results = [];

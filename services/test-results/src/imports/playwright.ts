@@ -1,5 +1,5 @@
 import type { ResultItem, ResultStatus, SourceLocation, TestError, TestStep } from '@verdict/contracts';
-import { ValidationError, safeParseNested } from '@verdict/platform';
+import { ValidationError, safeParseNested, storableText } from '@verdict/platform';
 import { z } from 'zod';
 import {
   checkResultItems,
@@ -300,8 +300,12 @@ function relativeTo(file: string, rootDir: string | undefined): string {
   return isInside ? file.slice(root.length + 1).replaceAll('\\', '/') : file;
 }
 
+/**
+ * A `buffer` entry is binary output, base64: decoded as UTF-8, with NULs and what is not UTF-8 as U+FFFD
+ * (PostgreSQL stores no NUL in text; the JSON body's own text had that done when it was read).
+ */
 function stdioText(entry: z.infer<typeof StdioEntry>): string {
-  return 'text' in entry ? entry.text : Buffer.from(entry.buffer, 'base64').toString('utf8');
+  return 'text' in entry ? entry.text : storableText(Buffer.from(entry.buffer, 'base64').toString('utf8'));
 }
 
 function annotationsOf(annotations: z.infer<typeof PwAnnotation>[]): ResultItem['annotations'] {
