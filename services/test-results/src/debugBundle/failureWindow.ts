@@ -379,19 +379,24 @@ export interface UiTarget {
   suiteId?: string;
   caseId?: string;
   attempt?: number;
+  /** The platform whose attempts the page shows, when the test ran on several. */
+  project?: string;
 }
 
 /**
  * Deep link into the Verdict UI (`links.uiUrl`), under VERDICT_PUBLIC_URL.
  *
- * @example uiUrl('https://verdict.example.com', 'p1', 'r1', { caseId: 'c1', attempt: 2 })
- * // 'https://verdict.example.com/projects/p1/runs/r1/tests/c1?attempt=2'
+ * @example uiUrl('https://verdict.example.com', 'p1', 'r1', { caseId: 'c1', attempt: 2, project: 'firefox' })
+ * // 'https://verdict.example.com/projects/p1/runs/r1/tests/c1?attempt=2&project=firefox'
  */
 export function uiUrl(publicUrl: string, projectId: string, runId: string, target: UiTarget = {}): string {
   const base = `${publicUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}`;
   if (target.caseId !== undefined) {
-    const attempt = target.attempt === undefined ? '' : `?attempt=${target.attempt}`;
-    return `${base}/tests/${encodeURIComponent(target.caseId)}${attempt}`;
+    const query = new URLSearchParams();
+    if (target.attempt !== undefined) query.set('attempt', String(target.attempt));
+    if (target.project !== undefined) query.set('project', target.project);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    return `${base}/tests/${encodeURIComponent(target.caseId)}${search}`;
   }
   if (target.suiteId !== undefined) return `${base}/suites/${encodeURIComponent(target.suiteId)}`;
   return base;

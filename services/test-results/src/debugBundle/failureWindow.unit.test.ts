@@ -309,6 +309,12 @@ describe('links', () => {
     );
   });
 
+  it('when a case is linked on one of its platforms, then the URL names the platform with the attempt', () => {
+    expect(
+      uiUrl('http://localhost:8080', 'p1', 'r1', { caseId: 'c1', attempt: 1, project: 'mobile safari' }),
+    ).toBe('http://localhost:8080/projects/p1/runs/r1/tests/c1?attempt=1&project=mobile+safari');
+  });
+
   it('when a suite or the run is linked, then the URL names it', () => {
     expect(uiUrl('http://localhost:8080', 'p1', 'r1', { suiteId: 's1' })).toBe(
       'http://localhost:8080/projects/p1/runs/r1/suites/s1',

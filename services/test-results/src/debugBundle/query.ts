@@ -605,7 +605,12 @@ export async function testBundle(
     },
     environment: environmentOf(run),
     links: {
-      uiUrl: uiUrl(sources.publicUrl, projectId, run.id, { caseId: testCase.id, attempt: selected }),
+      uiUrl: uiUrl(sources.publicUrl, projectId, run.id, {
+        caseId: testCase.id,
+        attempt: selected,
+        // The platform asked for: without it the page would show another platform's attempt N.
+        ...(request.project === undefined ? {} : { project: request.project }),
+      }),
       retryCommand: retryCommand({
         framework,
         file: testCase.file,
