@@ -228,6 +228,25 @@ describe('Playwright JSON report', () => {
     expect(note?.stdout).toEqual(['bytes from a buffer\n']);
   });
 
+  test('when annotations are on the test and on its attempt, then the item has both, each once', () => {
+    const { copy, test } = copyWithFirstTest(rawReport);
+    Object.assign(test, {
+      annotations: [
+        { type: 'issue', description: 'BUG-77' },
+        { type: 'issue', description: 'BUG-78' },
+      ],
+    });
+    for (const result of test.results) result.annotations = [{ type: 'issue', description: 'BUG-78' }];
+    const annotated = parsePlaywrightReport(copy).results.filter((item) =>
+      item.annotations?.some((annotation) => annotation.description === 'BUG-77'),
+    );
+    expect(annotated).toHaveLength(test.results.length);
+    expect(annotated[0]?.annotations).toEqual([
+      { type: 'issue', description: 'BUG-77' },
+      { type: 'issue', description: 'BUG-78' },
+    ]);
+  });
+
   test('when a stdout buffer holds a NUL or bytes that are not UTF-8, then they are U+FFFD, which PostgreSQL can store', () => {
     const report = withFirstResult(rawReport, (result) => {
       result.stdout = [{ buffer: Buffer.from([0x61, 0x00, 0x62, 0xff, 0x0a]).toString('base64') }];

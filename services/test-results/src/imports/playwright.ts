@@ -226,7 +226,9 @@ function resultItem(context: TestContext, result: PwResult | undefined): ResultI
       : undefined,
     stdout: clipOutput((result?.stdout ?? []).map(stdioText)),
     stderr: clipOutput((result?.stderr ?? []).map(stdioText)),
-    annotations: annotationsOf(result?.annotations ?? test.annotations),
+    // The test's annotations (`test.info().annotations`, `test.skip(…, 'why')`) and those its attempt
+    // added: Playwright writes them in two lists, and an attempt's list may be empty or a subset.
+    annotations: annotationsOf([...test.annotations, ...(result?.annotations ?? [])]),
     tags: tagsOf(spec.tags),
     location: { file, line: Math.max(0, spec.line), column: Math.max(0, spec.column) },
   };
@@ -309,7 +311,10 @@ function stdioText(entry: z.infer<typeof StdioEntry>): string {
 }
 
 function annotationsOf(annotations: z.infer<typeof PwAnnotation>[]): ResultItem['annotations'] {
-  const mapped = limitList(annotations, LIMITS.annotations)
+  const distinct = [
+    ...new Map(annotations.map((a) => [JSON.stringify([a.type, a.description ?? null]), a])).values(),
+  ];
+  const mapped = limitList(distinct, LIMITS.annotations)
     .filter((annotation) => annotation.type !== '')
     .map(({ type, description }) => ({
       type: clip(type, LIMITS.annotationType),
