@@ -126,6 +126,21 @@ export function stepsOf(inputs: StepInput[], format: StepFormat): CaseSteps {
     : { classic: inputs.map((input, i) => classicOf(input, i + 1, `steps[${i}]`)), gherkin: [] };
 }
 
+/**
+ * `automation.status` to_be_automated and the `To be Automated` flag say one thing twice (spec §2 has
+ * both): they are kept in agreement. A request that sends automationStatus decides with it, and the flag
+ * follows; one that sends only flags moves the status (the flag cleared takes a to-be-automated case back
+ * to manual; an automated case stays automated).
+ */
+function keepAutomationAgreed(next: CaseContent, request: CaseRequest): void {
+  if (request.automationStatus !== undefined) {
+    next.toBeAutomated = next.automationStatus === 'to_be_automated';
+  } else if (request.flags !== undefined) {
+    if (next.toBeAutomated) next.automationStatus = 'to_be_automated';
+    else if (next.automationStatus === 'to_be_automated') next.automationStatus = 'manual';
+  }
+}
+
 /** The content after applying a request's fields to `current` (comments and issues aside). */
 export function contentAfter(current: CaseContent, request: CaseRequest): CaseContent {
   const next: CaseContent = { ...current };
@@ -158,6 +173,7 @@ export function contentAfter(current: CaseContent, request: CaseRequest): CaseCo
     next.isFlaky = request.flags.includes('Is flaky');
     next.isMuted = request.flags.includes('Muted');
   }
+  keepAutomationAgreed(next, request);
   if (request.customFields !== undefined) {
     // Merged key by key; a key set to null is removed.
     const merged: Record<string, unknown> = { ...current.customFields, ...request.customFields };

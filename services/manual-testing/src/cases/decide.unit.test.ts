@@ -106,6 +106,39 @@ describe('case content', () => {
     expect([content.toBeAutomated, content.isFlaky, content.isMuted]).toEqual([false, true, false]);
   });
 
+  it('when automationStatus becomes to_be_automated, then the To be Automated flag follows, and back', () => {
+    const toBe = contentAfter(DEFAULT_CONTENT, { automationStatus: 'to_be_automated' });
+    expect([toBe.automationStatus, toBe.toBeAutomated]).toEqual(['to_be_automated', true]);
+    const automated = contentAfter(toBe, { automationStatus: 'automated' });
+    expect([automated.automationStatus, automated.toBeAutomated]).toEqual(['automated', false]);
+  });
+
+  it('when the To be Automated flag is set or cleared, then automationStatus follows (cleared: back to manual)', () => {
+    const flagged = contentAfter(DEFAULT_CONTENT, { flags: ['To be Automated'] });
+    expect([flagged.automationStatus, flagged.toBeAutomated]).toEqual(['to_be_automated', true]);
+    const cleared = contentAfter(flagged, { flags: ['Muted'] });
+    expect([cleared.automationStatus, cleared.toBeAutomated]).toEqual(['manual', false]);
+    const automated = contentAfter(
+      { ...DEFAULT_CONTENT, automationStatus: 'automated' },
+      { flags: ['Muted'] },
+    );
+    expect(automated.automationStatus).toBe('automated');
+  });
+
+  it('when automationStatus and flags are both sent, then automationStatus decides and the flag follows it', () => {
+    const automated = contentAfter(DEFAULT_CONTENT, {
+      automationStatus: 'automated',
+      flags: ['To be Automated'],
+    });
+    expect([automated.automationStatus, automated.toBeAutomated]).toEqual(['automated', false]);
+    const toBe = contentAfter(DEFAULT_CONTENT, { automationStatus: 'to_be_automated', flags: ['Muted'] });
+    expect([toBe.automationStatus, toBe.toBeAutomated, toBe.isMuted]).toEqual([
+      'to_be_automated',
+      true,
+      true,
+    ]);
+  });
+
   it('when Classic steps are given as text and objects, then they are numbered by position with empty defaults', () => {
     expect(
       stepsOf(['Open', { action: 'Click', expectedResult: 'Done', subSteps: ['Wait'] }], 'Classic'),
