@@ -16,17 +16,20 @@ interface Filter {
   params: unknown[];
 }
 
-/** environment / environmentBranches as SQL over columns `environment` and `branch`, from `$next`. */
-function environmentFilter(query: SummaryQuery, next: number): Filter {
+/**
+ * environment / environmentBranches as SQL over columns `environment` and `branch` (of the table `alias`
+ * names, when given), from `$next`.
+ */
+function environmentFilter(query: SummaryQuery, next: number, alias = ''): Filter {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (query.environment !== undefined) {
     params.push(query.environment);
-    parts.push(`environment = $${next + params.length - 1}`);
+    parts.push(`${alias}environment = $${next + params.length - 1}`);
   }
   if (query.environmentBranches !== undefined) {
     params.push(query.environmentBranches);
-    parts.push(`branch = ANY($${next + params.length - 1}::text[])`);
+    parts.push(`${alias}branch = ANY($${next + params.length - 1}::text[])`);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
@@ -158,16 +161,21 @@ export async function analyticsSummary(
        SELECT case_id COLLATE "C" AS case_id, string_agg(day::text, ',') AS days, bool_or(flaky > 0) AS flaky
        FROM ${days} WHERE ${inDays} AND (flaky > 0 OR failed > 0)
        GROUP BY 1
+     ),
+     -- Asked only of the failing test cases not already flaky by a retry. A commit whose rows in the
+     -- lookback hold a failure, a pass and more than one run has a failure and a pass in different runs
+     -- (were all in one run, there would be one run): one grouped pass, where a self-join cost twice as much.
+     conflicted AS (
+       SELECT c.case_id FROM failing f
+       JOIN ${s}.commit_conflicts c ON c.project_id = $1 AND c.case_id = f.case_id AND c.day >= $2::date
+         AND c.day <= $3::date${environmentFilter(query, 4, 'c.').sql}
+       WHERE NOT f.flaky
+       GROUP BY c.case_id, c.commit_sha
+       HAVING bool_or(c.failed) AND bool_or(NOT c.failed) AND min(c.run_id) <> max(c.run_id)
      )
      SELECT t.file, t.title, f.days
      FROM failing f JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = f.case_id
-     -- A commit whose rows in the lookback hold a failure, a pass and more than one run has a failure and
-     -- a pass in different runs (were all in one run, there would be one run). One pass over the rows,
-     -- where a self-join of them cost twice as much on the bench's read model.
-     WHERE f.flaky OR f.case_id IN (
-       SELECT case_id FROM ${s}.commit_conflicts WHERE ${inDays}
-       GROUP BY case_id, commit_sha
-       HAVING bool_or(failed) AND bool_or(NOT failed) AND min(run_id) <> max(run_id))`,
+     WHERE f.flaky OR f.case_id IN (SELECT case_id FROM conflicted)`,
     dayParams(lookback),
   );
   const newFailures = store.db.query<UniqueRow>(
