@@ -268,17 +268,24 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect([query.get('name'), query.get('type')]).toEqual(['report.txt', 'text/plain']);
   });
 
-  it('when an upload names its artifact with a NUL, then it is stored with U+FFFD instead (never a 500)', async () => {
-    const { run } = await startRun();
+  /** Uploads a one-byte artifact with these form fields, sent before the file. */
+  const uploadWith = (runId: string, fields: Record<string, string>) => {
     const data = new FormData();
-    data.set('name', 'a\u0000b.txt');
-    data.set('resultRef', 'r\u0000');
-    data.set('contentType', 'text/plain');
-    data.set('file', new Blob([Buffer.from('x')]), 'x.txt');
-    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
+    for (const [name, value] of Object.entries(fields)) data.set(name, value);
+    data.set('file', new Blob([Buffer.from('x')]), 'x.bin');
+    return fetch(`${base}/${PROJECT}/test-runs/${runId}/artifacts`, {
       method: 'POST',
       headers: headers(),
       body: data,
+    });
+  };
+
+  it('when an upload names its artifact with a NUL, then it is stored with U+FFFD instead (never a 500)', async () => {
+    const { run } = await startRun();
+    const answer = await uploadWith(run.id, {
+      name: 'a\u0000b.txt',
+      resultRef: 'r\u0000',
+      contentType: 'text/plain',
     });
     expect(answer.status).toBe(201);
     // The answer is API.md's {id, name, contentType, size}: resultRef was stored without a 500 too.
@@ -288,29 +295,14 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
 
   it('when an upload leaves out contentType, then 400 says it is required', async () => {
     const { run } = await startRun();
-    const data = new FormData();
-    data.set('name', 'x.bin');
-    data.set('file', new Blob([Buffer.from('x')]), 'x.bin');
-    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
-      method: 'POST',
-      headers: headers(),
-      body: data,
-    });
+    const answer = await uploadWith(run.id, { name: 'x.bin' });
     expect(answer.status).toBe(400);
     expect(ErrorEnvelope.parse(await answer.json()).error.message).toBe('contentType: is required');
   });
 
   it('when an upload names a content type that is not a media type, then 400 names contentType', async () => {
     const { run } = await startRun();
-    const data = new FormData();
-    data.set('name', 'x.bin');
-    data.set('contentType', 'notamime');
-    data.set('file', new Blob([Buffer.from('x')]), 'x.bin');
-    const answer = await fetch(`${base}/${PROJECT}/test-runs/${run.id}/artifacts`, {
-      method: 'POST',
-      headers: headers(),
-      body: data,
-    });
+    const answer = await uploadWith(run.id, { name: 'x.bin', contentType: 'notamime' });
     expect(answer.status).toBe(400);
     expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('content type');
   });
