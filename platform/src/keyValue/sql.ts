@@ -71,7 +71,10 @@ export async function createSqlKeyValue(options: SqlKeyValueOptions): Promise<Ke
       const ttlMs = incrementOptions?.ttlMs;
       assertIncrement(by);
       if (ttlMs !== undefined) assertTtlMs(ttlMs);
-      // An expired counter starts again, with this call's TTL; a live one keeps its own (or none).
+      // An expired counter starts again, with this call's TTL; a live one keeps its own (or none). One
+      // reading of the clock for both instants: two could straddle a millisecond and report a TTL of 60,001.
+      const now = clock.now().getTime();
+      const instant = (ms: number) => new Date(now + ms).toISOString();
       try {
         const { rows } = await db.query<{ value: string; ttl_ms: number | string }>(
           `INSERT INTO ${table} AS kv (key, value, expires_at) VALUES ($1, $3::bigint::text, $4)
@@ -80,7 +83,7 @@ export async function createSqlKeyValue(options: SqlKeyValueOptions): Promise<Ke
              expires_at = CASE WHEN ${expired('kv')} THEN EXCLUDED.expires_at ELSE kv.expires_at END
            RETURNING value, CASE WHEN expires_at IS NULL THEN -1
              ELSE ceil(EXTRACT(EPOCH FROM (expires_at - $2::timestamptz)) * 1000) END AS ttl_ms`,
-          [key, at(), by, ttlMs === undefined ? null : at(ttlMs)],
+          [key, instant(0), by, ttlMs === undefined ? null : instant(ttlMs)],
         );
         const row = rows[0];
         if (!row) throw new Error(`Counter ${key} was not stored`);
