@@ -226,7 +226,7 @@ function resultItem(context: TestContext, result: PwResult | undefined): ResultI
       : undefined,
     stdout: clipOutput((result?.stdout ?? []).map(stdioText)),
     stderr: clipOutput((result?.stderr ?? []).map(stdioText)),
-    // The test's annotations (`test.info().annotations`, `test.skip(…, 'why')`) and those its attempt
+    // The test's annotations (set in its body, or by skipping it with a reason) and those its attempt
     // added: Playwright writes them in two lists, and an attempt's list may be empty or a subset.
     annotations: annotationsOf([...test.annotations, ...(result?.annotations ?? [])]),
     tags: tagsOf(spec.tags),
