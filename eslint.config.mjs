@@ -10,6 +10,9 @@ export default tseslint.config(
       '.infra/**',
       '.verdict/**',
       'coverage/**',
+      // Build outputs of the client packages (generated from the contracts, bundled for npm).
+      'clients/*/dist/**',
+      'clients/*/src/generated/**',
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
@@ -34,6 +37,24 @@ export default tseslint.config(
             name,
             message: 'Infrastructure clients live behind ports in platform/.',
           })),
+        },
+      ],
+    },
+  },
+  // A client package is installed alone from npm: its source uses no other Verdict package.
+  {
+    files: ['clients/*/src/**/*.ts'],
+    ignores: ['clients/*/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@verdict/*', '**/contracts/**', '**/platform/**', '**/services/**'],
+              message: 'Clients are published alone: they depend on no other workspace package.',
+            },
+          ],
         },
       ],
     },

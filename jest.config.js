@@ -11,7 +11,7 @@ const common = {
   testEnvironment: 'node',
   transform,
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testPathIgnorePatterns: ['/node_modules/', '/.infra/', '/.verdict/'],
+  testPathIgnorePatterns: ['/node_modules/', '/.infra/', '/.verdict/', '/dist/'],
 };
 
 module.exports = {
@@ -27,7 +27,7 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts'],
+      testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts', '<rootDir>/clients/**/*.e2e.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/scripts/jest/timeout-300s.js'],
     },
   ],

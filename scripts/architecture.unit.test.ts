@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 // The dependency rules of STYLE.md, checked on the source itself: services never import each other (the
 // embedded launcher is the one composition root allowed to), contracts imports no other package, only
-// platform imports infrastructure clients, and no module takes part in an import cycle.
+// platform imports infrastructure clients, a client package (published alone) imports only what it
+// declares, and no module takes part in an import cycle.
 const root = path.resolve(__dirname, '..');
 const INFRASTRUCTURE = ['kafkajs', 'pg', '@electric-sql/pglite', 'redis'];
 
@@ -24,14 +25,22 @@ function sourceFiles(dir: string): string[] {
 
 function ownerOf(file: string): string {
   const relative = path.relative(root, file).split(path.sep);
-  return relative[0] === 'services' ? `services/${relative[1]}` : (relative[0] ?? '');
+  return relative[0] === 'services' || relative[0] === 'clients'
+    ? `${relative[0]}/${relative[1]}`
+    : (relative[0] ?? '');
 }
+
+const clientPackages = () =>
+  existsSync(path.join(root, 'clients'))
+    ? readdirSync(path.join(root, 'clients')).map((c) => `clients/${c}`)
+    : [];
 
 function modules(): Module[] {
   const dirs = [
     'contracts/src',
     'platform/src',
     ...readdirSync(path.join(root, 'services')).map((s) => `services/${s}/src`),
+    ...clientPackages().map((c) => `${c}/src`),
   ];
   return dirs.flatMap((dir) =>
     sourceFiles(path.join(root, dir)).map((file) => {
@@ -94,6 +103,24 @@ describe('the dependency rules', () => {
           .filter((i) => packageOf(i) !== null)
           .map((i) => `${path.relative(root, m.file)} imports ${i}`),
       );
+    expect(violations).toEqual([]);
+  });
+
+  it('when a client package’s source imports a package, then it is a runtime dependency it declares (users install it alone)', () => {
+    const clients = clientPackages();
+    expect(clients).toContain('clients/client');
+    const violations = all
+      .filter((m) => clients.includes(m.owner) && !/\.test\.ts$|\/testing\.ts$/.test(m.file))
+      .flatMap((m) => {
+        const manifest = JSON.parse(readFileSync(path.join(root, m.owner, 'package.json'), 'utf8')) as {
+          dependencies?: Record<string, string>;
+        };
+        const declared = Object.keys(manifest.dependencies ?? {});
+        return m.imports
+          .filter((i) => !i.startsWith('.'))
+          .filter((i) => !declared.some((d) => i === d || i.startsWith(`${d}/`)))
+          .map((i) => `${path.relative(root, m.file)} imports ${i}`);
+      });
     expect(violations).toEqual([]);
   });
 

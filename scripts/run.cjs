@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
+const { ensureClientsBuilt } = require('./clients.cjs');
 const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
@@ -19,9 +20,11 @@ function manifestsDigest() {
   const manifests = [path.join(root, 'package.json'), lock];
   for (const dir of ['contracts', 'platform', 'e2e', 'bench'])
     manifests.push(path.join(root, dir, 'package.json'));
-  const services = path.join(root, 'services');
-  for (const name of fs.existsSync(services) ? fs.readdirSync(services).sort() : []) {
-    manifests.push(path.join(services, name, 'package.json'));
+  for (const group of ['services', 'clients']) {
+    const folder = path.join(root, group);
+    for (const name of fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []) {
+      manifests.push(path.join(folder, name, 'package.json'));
+    }
   }
   for (const file of manifests) if (fs.existsSync(file)) hash.update(file).update(fs.readFileSync(file));
   return hash.digest('hex');
@@ -63,7 +66,23 @@ async function main() {
       process.exit(code);
       break;
     }
+    case 'build-clients': {
+      process.exit(await ensureClientsBuilt({ force: rest.includes('--force') }));
+      break;
+    }
+    case 'typecheck': {
+      // The client packages' types are generated from the contracts: built first (when stale).
+      const built = await ensureClientsBuilt();
+      if (built !== 0) process.exit(built);
+      process.exit(
+        await run(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--noEmit']),
+      );
+      break;
+    }
     case 'test': {
+      // The client packages are built (when stale) before anything reads their generated types or dist/.
+      const built = await ensureClientsBuilt();
+      if (built !== 0) process.exit(built);
       // A bare `npm test` is the whole gate: static checks first (they fail fast), then every test.
       if (rest.length === 0) {
         const bin = (name) => path.join(root, 'node_modules', '.bin', name);

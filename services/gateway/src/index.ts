@@ -7,3 +7,4 @@ export { PublicUrlSetting, TrustProxySetting, trustProxyOf } from './config';
 export type { ServiceMount } from './routing/forward';
 export { RateLimitConfig } from './access/rateLimits';
 export * from './gateway';
+export { SERVICE_ROUTES } from './serviceRoutes';

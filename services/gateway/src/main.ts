@@ -14,17 +14,9 @@ import {
 import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisStores } from '@verdict/platform/redis';
-import {
-  debugBundleRoutes,
-  manualTestingRoutes,
-  testResultsImportRoutes,
-  testResultsIngestRoutes,
-  testResultsReadRoutes,
-  webhookRoutes,
-  analyticsRoutes,
-} from '@verdict/contracts';
 import { GatewayConfig } from './config';
 import { GATEWAY_SCHEMA, startGateway } from './gateway';
+import { SERVICE_ROUTES } from './serviceRoutes';
 
 async function main(): Promise<void> {
   const config = loadConfig(GatewayConfig);
@@ -59,21 +51,24 @@ async function main(): Promise<void> {
       services: [
         {
           name: 'test-results',
-          routes: [
-            ...testResultsIngestRoutes,
-            ...testResultsImportRoutes,
-            ...testResultsReadRoutes,
-            ...debugBundleRoutes,
-          ],
+          routes: SERVICE_ROUTES['test-results'],
           target: { kind: 'http', url: config.testResultsUrl },
         },
         {
           name: 'manual-testing',
-          routes: manualTestingRoutes,
+          routes: SERVICE_ROUTES['manual-testing'],
           target: { kind: 'http', url: config.manualTestingUrl },
         },
-        { name: 'webhooks', routes: webhookRoutes, target: { kind: 'http', url: config.webhooksUrl } },
-        { name: 'analytics', routes: analyticsRoutes, target: { kind: 'http', url: config.analyticsUrl } },
+        {
+          name: 'webhooks',
+          routes: SERVICE_ROUTES.webhooks,
+          target: { kind: 'http', url: config.webhooksUrl },
+        },
+        {
+          name: 'analytics',
+          routes: SERVICE_ROUTES.analytics,
+          target: { kind: 'http', url: config.analyticsUrl },
+        },
       ],
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     },

@@ -1,0 +1,67 @@
+/**
+ * Names for the shapes the helpers take and give, read out of the types generated from the OpenAPI
+ * document (never written twice): when a contract changes, these change with it.
+ */
+import type { paths as AdminPaths } from './generated/admin';
+import type { components, paths } from './generated/public';
+
+export type { paths, AdminPaths };
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+
+/** The JSON request body of an operation. */
+export type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } }
+  ? B
+  : never;
+/** The JSON answer of an operation for one status. */
+export type JsonAnswer<O, S extends number> = O extends {
+  responses: { [K in S]: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
+/** The `data` of an operation's success envelope for one status. */
+export type DataOf<O, S extends number> = JsonAnswer<O, S> extends { data: infer D } ? D : never;
+/** The query parameters of an operation. */
+export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+type StartRun = Operation<'/{projectId}/test-runs', 'post'>;
+type AddResults = Operation<'/{projectId}/test-runs/{runId}/results', 'post'>;
+type UploadArtifact = Operation<'/{projectId}/test-runs/{runId}/artifacts', 'post'>;
+type AddCoverage = Operation<'/{projectId}/test-runs/{runId}/coverage', 'post'>;
+type FinishRun = Operation<'/{projectId}/test-runs/{runId}/finish', 'post'>;
+type GetRun = Operation<'/{projectId}/test-runs/{runId}', 'get'>;
+type ListRuns = Operation<'/{projectId}/test-runs', 'get'>;
+type ImportJunit = Operation<'/{projectId}/imports/junit', 'post'>;
+type DebugBundleOperation = Operation<'/{projectId}/debug-bundle', 'get'>;
+type TokenInfoOperation = Operation<'/{projectId}/token-info', 'get'>;
+
+/** The body of "start a run" (`ciRunId`, `title`, `branch`, `commit`, `ci`, `shard`…). */
+export type StartRunBody = JsonBody<StartRun>;
+/** The run as ingest answers it (start, finish, imports). */
+export type RunSummary = DataOf<StartRun, 201>;
+/** One result: one attempt of one test (`file`, `titlePath`, `project`, `attempt`, `status`…). */
+export type ResultItem = JsonBody<AddResults>['results'][number];
+/** What "add results" recorded: `accepted` new results, `duplicates` already in the run. */
+export type AddResultsSummary = DataOf<AddResults, 202>;
+/** An uploaded artifact: `id` (link results to it), `name`, `contentType`, `size`. */
+export type ArtifactSummary = DataOf<UploadArtifact, 201>;
+/** A coverage report (`lines`, `statements`, `functions`, `branches`, optional `files`). */
+export type CoverageBody = JsonBody<AddCoverage>;
+export type CoverageReport = DataOf<AddCoverage, 200>;
+/** The body of "finish a run" (`finishedAt`, `status`, `shard`). */
+export type FinishRunBody = JsonBody<FinishRun>;
+/** A run with its stats and the sections `include` asked for. */
+export type RunDetail = DataOf<GetRun, 200>;
+export type RunDetailQuery = QueryOf<GetRun>;
+export type ListRunsQuery = QueryOf<ListRuns>;
+/** A page of runs: `data` (the runs) and `pagination`. */
+export type RunList = JsonAnswer<ListRuns, 200>;
+/** Where an import lands: `branch`, `environment`, `commitSha`, `ciRunId`. */
+export type ImportQuery = QueryOf<ImportJunit>;
+export type DebugBundleQuery = QueryOf<DebugBundleOperation>;
+/** The JSON debug bundle: `data` (by `scope`: run, suite or test) and, for runs and suites, `pagination`. */
+export type DebugBundle = JsonAnswer<DebugBundleOperation, 200>;
+export type TokenInfo = DataOf<TokenInfoOperation, 200>;
+/** The stable error codes of the error envelope (spec §7 and API.md). */
+export type ErrorCode = components['responses']['Error']['content']['application/json']['error']['code'];

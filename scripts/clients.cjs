@@ -1,0 +1,79 @@
+// Builds the publishable client packages (clients/*) when what they are built from has changed: their own
+// source and build scripts, and the contracts, platform and gateway code their OpenAPI types are generated
+// from. The types are build outputs, never committed, so a fresh clone builds them before the first
+// type-check or test. Plain CommonJS: run.cjs loads it before anything else.
+'use strict';
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { root, log, run } = require('./lib.cjs');
+
+const clientsDir = path.join(root, 'clients');
+const stampFile = path.join(root, 'node_modules', '.verdict-clients-stamp');
+/** What the generated types are made of, besides each client's own folder. */
+const SOURCES = ['contracts/src', 'platform/src', 'services/gateway/src'];
+const SKIPPED = new Set(['node_modules', 'dist', 'generated']);
+
+/** The client packages: every folder of clients/ whose package.json has a build script. */
+function clientPackages() {
+  if (!fs.existsSync(clientsDir)) return [];
+  return fs
+    .readdirSync(clientsDir)
+    .sort()
+    .map((name) => path.join(clientsDir, name))
+    .filter((dir) => {
+      const manifest = path.join(dir, 'package.json');
+      return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).scripts?.build);
+    });
+}
+
+function filesUnder(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      if (SKIPPED.has(entry.name)) return [];
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? filesUnder(full) : [full];
+    });
+}
+
+function inputsDigest(packages) {
+  const hash = crypto.createHash('sha256');
+  const files = [
+    path.join(root, 'package-lock.json'),
+    ...SOURCES.flatMap((dir) => filesUnder(path.join(root, dir))),
+    ...packages.flatMap((dir) => filesUnder(dir)),
+  ];
+  for (const file of files) hash.update(path.relative(root, file)).update(fs.readFileSync(file));
+  return hash.digest('hex');
+}
+
+/** True when every client package has its dist/ and generated types, built from the current inputs. */
+function isFresh(packages, digest) {
+  const current = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
+  return (
+    current === digest &&
+    packages.every(
+      (dir) => fs.existsSync(path.join(dir, 'dist')) && fs.existsSync(path.join(dir, 'src', 'generated')),
+    )
+  );
+}
+
+/** Builds the client packages unless they are fresh; resolves with 0 or the failing build's exit code. */
+async function ensureClientsBuilt({ force = false } = {}) {
+  const packages = clientPackages();
+  const digest = inputsDigest(packages);
+  if (!force && isFresh(packages, digest)) return 0;
+  for (const dir of packages) {
+    log(`building ${path.relative(root, dir)}`);
+    // npm runs the package's own build script, under the Node 22 that run.cjs put first on PATH.
+    const code = await run('npm', ['run', 'build', '--silent', '--workspace', path.relative(root, dir)]);
+    if (code !== 0) return code;
+  }
+  fs.writeFileSync(stampFile, digest);
+  return 0;
+}
+
+module.exports = { ensureClientsBuilt, clientPackages };
