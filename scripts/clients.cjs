@@ -33,7 +33,8 @@ function filesUnder(dir) {
     .readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((entry) => {
-      if (SKIPPED.has(entry.name)) return [];
+      // Tests are not built into anything.
+      if (SKIPPED.has(entry.name) || entry.name.endsWith('.test.ts')) return [];
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? filesUnder(full) : [full];
     });

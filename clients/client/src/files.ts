@@ -68,9 +68,12 @@ export function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint
 const quoted = (value: string) =>
   `"${value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
 
+/** A boundary no file will contain by chance (Node 18 has no global crypto: Math.random is enough here). */
 function randomBoundary(): string {
   const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
+  const crypto = (globalThis as { crypto?: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto;
+  if (crypto) crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i += 1) bytes[i] = Math.floor(Math.random() * 256);
   return `----VerdictClient${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
