@@ -5,7 +5,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { apiBases } from './baseUrl';
-import { VERSION } from './generated/version';
+import { userAgentHeader } from './userAgent';
 import { retryPolicy, type RetryOptions } from './retry';
 import { createTransport, type FetchLike } from './transport';
 import type { AdminPaths } from './types';
@@ -45,7 +45,7 @@ export function createVerdictAdminClient(options: VerdictAdminClientOptions): Ve
     fetch: (request: Request) => transport.fetch(request),
     headers: {
       authorization: `Bearer ${options.adminKey}`,
-      'user-agent': options.userAgent ?? `@verdict/client/${VERSION}`,
+      ...userAgentHeader(options.userAgent),
     },
   });
   return { api, adminBaseUrl };

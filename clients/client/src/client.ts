@@ -7,9 +7,9 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { apiBases } from './baseUrl';
 import { VerdictApiError, VerdictConfigError } from './errors';
-import { baseName, multipartBody, openFile, streamOf } from './files';
-import { VERSION } from './generated/version';
+import { baseName, fileSource, multipartBody, streamOf } from './files';
 import type { Replay } from './replay';
+import { userAgentHeader } from './userAgent';
 import { retryAfterMs, retryPolicy, type RetryOptions } from './retry';
 import { createTransport, type AttemptRequest, type FetchLike } from './transport';
 import type {
@@ -133,9 +133,6 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export const MAX_RESULTS_PER_REQUEST = 1_000;
 const DEFAULT_MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
-const isNode = () =>
-  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
-
 /** The error an answer that is not a success stands for, with the envelope's code and message. */
 export function apiErrorOf(
   response: Response,
@@ -199,12 +196,11 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     apiBase: bases.api,
   });
-  const userAgent = options.userAgent ?? (isNode() ? `@verdict/client/${VERSION}` : undefined);
 
   async function defaultHeaders(): Promise<Record<string, string>> {
     const given = typeof options.headers === 'function' ? await options.headers() : (options.headers ?? {});
     return {
-      ...(userAgent ? { 'user-agent': userAgent } : {}),
+      ...userAgentHeader(options.userAgent),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...given,
     };
@@ -292,7 +288,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
 
   const reportBody = (report: ReportSource, contentType: string) => async () => {
     if (typeof report === 'object' && !(report instanceof Uint8Array)) {
-      const file = await openFile(report.path);
+      const file = await fileSource(report.path);
       return { body: streamOf(file.chunks), contentType };
     }
     return { body: report as NonNullable<RequestInit['body']>, contentType };
@@ -356,7 +352,7 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
       ];
       const body = async () => {
         if ('path' in artifact) {
-          const file = await openFile(artifact.path);
+          const file = await fileSource(artifact.path);
           const multipart = multipartBody(fields, {
             field: 'file',
             filename: name,

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { getEventListeners } from 'node:events';
 import { Readable } from 'node:stream';
 import Busboy from 'busboy';
 import { createVerdictClient, type VerdictClientOptions } from './client';
 import { VerdictApiError, VerdictConfigError, VerdictNetworkError } from './errors';
-import type { RetryEvent } from './retry';
+import { retryPolicy, type RetryEvent } from './retry';
+import { createTransport } from './transport';
 import {
   closedPort,
   envelopeError,
@@ -426,5 +428,25 @@ describe('headers, credentials and projects', () => {
     const bare = createVerdictClient({ baseUrl: s.url });
     await expect(bare.getRun('r1')).rejects.toBeInstanceOf(VerdictConfigError);
     expect(s.received).toHaveLength(1);
+  });
+});
+
+describe('the transport', () => {
+  it('when one signal is passed to many calls, then no call leaves a listener on it', async () => {
+    const transport = createTransport({
+      fetch: async () => new Response('{}', { status: 200 }),
+      retry: retryPolicy(undefined),
+      timeoutMs: 1_000,
+      apiBase: new URL('http://verdict.test/api/public/v1'),
+    });
+    const shutdown = new AbortController();
+    for (let i = 0; i < 20; i += 1) {
+      await transport.send(
+        () => ({ url: 'http://verdict.test/api/public/v1/p1/test-runs/r1', init: {} }),
+        'safe',
+        shutdown.signal,
+      );
+    }
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 });

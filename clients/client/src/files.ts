@@ -8,13 +8,9 @@
 import { VerdictConfigError } from './errors';
 
 /** The parts of `node:fs` used here (declared, so the package's types need no @types/node). */
-interface FileHandle {
-  stat(): Promise<{ size: number; isFile(): boolean }>;
-  createReadStream(): AsyncIterable<Uint8Array>;
-  close(): Promise<void>;
-}
 interface NodeFs {
-  promises: { open(path: string, flags: 'r'): Promise<FileHandle> };
+  promises: { stat(path: string): Promise<{ size: number; isFile(): boolean }> };
+  createReadStream(path: string): AsyncIterable<Uint8Array>;
 }
 
 // A specifier in a variable: bundlers for the browser leave it alone instead of resolving node:fs.
@@ -30,23 +26,25 @@ async function nodeFs(): Promise<NodeFs> {
   }
 }
 
-/** An open file and its size; opening it proves it is there before anything is sent. */
-export interface OpenedFile {
+/** A file to send: its size, and its bytes, read as they are sent. */
+export interface FileSource {
   size: number;
   chunks: AsyncIterable<Uint8Array>;
 }
 
-/** Opens a regular file for one streamed read (the stream closes the file when it ends or is cancelled). */
-export async function openFile(path: string): Promise<OpenedFile> {
-  const handle = await (await nodeFs()).promises.open(path, 'r');
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new Error(`${path} is not a file`);
-    return { size: stat.size, chunks: handle.createReadStream() };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+/**
+ * A regular file to stream. It must exist now (a missing file fails here, before anything is sent); it
+ * is opened only when its bytes are first pulled, and closed when they end or the send is abandoned, so
+ * a request that never starts leaves no file open.
+ */
+export async function fileSource(path: string): Promise<FileSource> {
+  const fs = await nodeFs();
+  const stat = await fs.promises.stat(path);
+  if (!stat.isFile()) throw new VerdictConfigError(`${path} is not a file`);
+  return {
+    size: stat.size,
+    chunks: { [Symbol.asyncIterator]: () => fs.createReadStream(path)[Symbol.asyncIterator]() },
+  };
 }
 
 /** A web stream over async chunks, pulled as the request is sent. */

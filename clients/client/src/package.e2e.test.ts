@@ -220,6 +220,36 @@ describe('@verdict/client as published', () => {
     },
   );
 
+  it('when the admin client is given the admin key, then it creates a user and lists it; a wrong key is a 401 VerdictApiError', () => {
+    const adminKey = /Admin key:\s+(\S+)/.exec(verdict.output())?.[1] ?? '';
+    writeFileSync(
+      path.join(scratch, 'admin.mjs'),
+      `import { createVerdictAdminClient, unwrap, VerdictApiError } from '@verdict/client';
+const { VERDICT_URL, ADMIN_KEY } = process.env;
+const admin = createVerdictAdminClient({ baseUrl: VERDICT_URL, adminKey: ADMIN_KEY });
+const created = unwrap(await admin.api.POST('/users', { body: { email: 'ci-bot@example.com', firstName: 'CI', lastName: 'Bot' } }));
+const listed = unwrap(await admin.api.GET('/users', { params: { query: { limit: 100 } } }));
+let refused;
+try {
+  unwrap(await createVerdictAdminClient({ baseUrl: VERDICT_URL, adminKey: 'wrong' }).api.GET('/organizations'));
+} catch (error) {
+  refused = { apiError: error instanceof VerdictApiError, status: error.status, code: error.code };
+}
+process.stdout.write(JSON.stringify({ email: created.data.email, listed: listed.data.some((u) => u.id === created.data.id), refused }));
+`,
+    );
+    const output = execFileSync(process.execPath, ['admin.mjs'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: { ...process.env, VERDICT_URL: url, ADMIN_KEY: adminKey },
+    });
+    expect(JSON.parse(output)).toEqual({
+      email: 'ci-bot@example.com',
+      listed: true,
+      refused: { apiError: true, status: 401, code: 'UNAUTHORIZED' },
+    });
+  });
+
   it('when a TypeScript project compiles against the package (ESM and CommonJS resolution), then its calls are typed', () => {
     writeFileSync(path.join(scratch, 'consumer.mts'), CONSUMER);
     writeFileSync(path.join(scratch, 'consumer.cts'), CONSUMER);

@@ -41,7 +41,7 @@ export interface Transport {
 interface AttemptSignal {
   signal: AbortSignal;
   timedOut(): boolean;
-  /** Stops the attempt's timer (the answer's headers are in). */
+  /** Stops the attempt's timer and its link to the caller's signal (the answer's headers are in). */
   settle(): void;
 }
 
@@ -49,8 +49,9 @@ interface AttemptSignal {
 function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number | undefined): AttemptSignal {
   const controller = new AbortController();
   let timedOut = false;
-  if (caller?.aborted) controller.abort(caller.reason);
-  else caller?.addEventListener('abort', () => controller.abort(caller.reason), { once: true });
+  const onAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
   const timer =
     timeoutMs && timeoutMs > 0 && Number.isFinite(timeoutMs)
       ? setTimeout(() => {
@@ -61,7 +62,11 @@ function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number | unde
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
-    settle: () => clearTimeout(timer),
+    // A reporter may pass one signal to thousands of calls: each attempt lets go of it once answered.
+    settle: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
   };
 }
 
