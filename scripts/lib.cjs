@@ -62,6 +62,8 @@ const servers = [
   { name: 'postgres', variable: 'DATABASE_URL' },
   { name: 'kafka', variable: 'KAFKA_BROKERS' },
   { name: 'redis', variable: 'REDIS_URL' },
+  // Stores its schemas in the local PostgreSQL, which infra/local/up brings up with it.
+  { name: 'apicurio', variable: 'SCHEMA_REGISTRY_URL', needs: ['postgres'] },
 ];
 
 /** Whether infra/local/status sees this server running (asked one by one: a subset may run already). */
@@ -79,8 +81,12 @@ async function isRunning(name) {
 async function provisionInfra() {
   const wanted = servers.filter((s) => !process.env[s.variable]).map((s) => s.name);
   if (wanted.length === 0) return { env: {}, started: [] };
+  // A dependency brought up along with a wanted server is ours to stop too, when it was not running.
+  const touched = [
+    ...new Set(servers.filter((s) => wanted.includes(s.name)).flatMap((s) => [...(s.needs ?? []), s.name])),
+  ];
   const runningBefore = [];
-  for (const name of wanted) if (await isRunning(name)) runningBefore.push(name);
+  for (const name of touched) if (await isRunning(name)) runningBefore.push(name);
   const upCode = await run('bash', [path.join(root, 'infra/local/up'), ...wanted]);
   if (upCode !== 0) {
     log(
@@ -92,7 +98,7 @@ async function provisionInfra() {
   const env = {};
   for (const s of servers)
     if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
-  return { env, started: wanted.filter((name) => !runningBefore.includes(name)) };
+  return { env, started: touched.filter((name) => !runningBefore.includes(name)) };
 }
 
 async function stopInfra(started) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run start:distributed`: Verdict in its distributed mode on this machine. It brings up the local
-// PostgreSQL, Kafka and Redis (infra/local) unless DATABASE_URL, KAFKA_BROKERS and REDIS_URL point at
-// servers already, starts every service that exists as its own process (in order, each one ready before
+// PostgreSQL, Kafka, Redis and Apicurio Registry (infra/local) unless DATABASE_URL, KAFKA_BROKERS, REDIS_URL
+// and SCHEMA_REGISTRY_URL point at servers already, starts every service that exists as its own process (in order, each one ready before
 // the next), prefixes their output with their names, and on Ctrl-C stops them, then the servers it
 // started itself (never those that were running before). Started by scripts/run.cjs under Node 22.
 'use strict';

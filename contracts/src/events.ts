@@ -63,3 +63,24 @@ export type EventOf<E> =
   E extends EventType<infer Type, infer Version, infer Data>
     ? { type: Type; version: Version; data: z.output<Data> }
     : never;
+
+/**
+ * The JSON Schema (draft-07) of an event as it travels on the bus: the envelope, with `type` and `version`
+ * pinned and `data` the event's own schema. It is the schema registry's contract for the event. Closed
+ * objects (zod's output drops unknown keys), so that adding an optional field is a backward-compatible
+ * change for the registry and removing or requiring one is not.
+ *
+ * @example const schema = eventJsonSchema(RunCreated); // { type: 'object', properties: { type: { const: 'run.created' }, … } }
+ */
+export function eventJsonSchema(event: {
+  type: string;
+  version: number;
+  data: z.ZodType;
+}): Record<string, unknown> {
+  const wire = EventEnvelope.extend({
+    type: z.literal(event.type),
+    version: z.literal(event.version),
+    data: event.data,
+  }).meta({ title: `${event.type} v${event.version}` });
+  return z.toJSONSchema(wire, { io: 'output', target: 'draft-7', unrepresentable: 'any' });
+}

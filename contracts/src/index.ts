@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './envelope';
 export * from './events';
+export * from './eventCatalog';
 export * from './system';
 export * from './identity';
 export * from './gateway';

@@ -83,8 +83,8 @@ export const envIntegerList = (defaultValue: string) =>
     });
 
 /**
- * The variables every process of the distributed mode reads: where it listens, its PostgreSQL and Kafka,
- * the secret of the gateway's internal identity, and its log level. Secrets have no defaults.
+ * The variables every process of the distributed mode reads: where it listens, its PostgreSQL, Kafka and
+ * schema registry, the secret of the gateway's internal identity, and its log level. Secrets have no defaults.
  *
  * @example const Config = z.object({ ...distributedProcessEnv(8081), VERDICT_PUBLIC_URL: z.url() });
  */
@@ -94,6 +94,11 @@ export const distributedProcessEnv = (defaultPort: number) => ({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   KAFKA_BROKERS: z.string().min(1, 'must list at least one host:port'),
+  // Every event on Kafka is framed and checked by the schema registry: no registry, no distributed mode.
+  SCHEMA_REGISTRY_URL: z.url({
+    protocol: /^https?$/,
+    error: "must be the http(s) URL of the schema registry's Confluent API",
+  }),
   VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -14,6 +14,7 @@ const Config = z.object({ ...distributedProcessEnv(8081) });
 const complete = {
   DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
   KAFKA_BROKERS: '127.0.0.1:9092, 127.0.0.1:9093',
+  SCHEMA_REGISTRY_URL: 'http://127.0.0.1:18081/apis/ccompat/v7',
   VERDICT_INTERNAL_SECRET: 'x'.repeat(32),
 };
 
@@ -27,6 +28,11 @@ describe('the configuration of a distributed process', () => {
     expect(() => loadConfig(Config, env)).toThrow('DATABASE_URL: is required');
   });
 
+  it('when SCHEMA_REGISTRY_URL is not set, then the process refuses to start: the distributed mode frames every event through the registry', () => {
+    const { SCHEMA_REGISTRY_URL: _unset, ...env } = complete;
+    expect(() => loadConfig(Config, env)).toThrow('SCHEMA_REGISTRY_URL: is required');
+  });
+
   it.each([
     ['PORT', '1e4'],
     ['PORT', ''],
@@ -38,6 +44,7 @@ describe('the configuration of a distributed process', () => {
   it.each([
     ['DATABASE_URL', { ...complete, DATABASE_URL: 'mysql://x' }],
     ['KAFKA_BROKERS', { ...complete, KAFKA_BROKERS: '' }],
+    ['SCHEMA_REGISTRY_URL', { ...complete, SCHEMA_REGISTRY_URL: '127.0.0.1:18081' }],
     ['VERDICT_INTERNAL_SECRET', { ...complete, VERDICT_INTERNAL_SECRET: 'short' }],
     ['PORT', { ...complete, PORT: '70000' }],
   ])('when %s is invalid, then the process refuses to start naming it', (name, env) => {

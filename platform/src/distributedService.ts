@@ -1,9 +1,12 @@
 // What every service process of the distributed mode does around its module: a logger, a PostgreSQL pool
-// and a Kafka bus named after the service; then start the module, mount it behind the shared HTTP kit,
-// listen, and close everything in order on SIGTERM. A subpath of its own, so the embedded launcher, which
-// runs on PGlite and the in-process bus, never loads pg or kafkajs.
+// and a Kafka bus named after the service, its events framed by the schema registry; then register the
+// event contracts, start the module, mount it behind the shared HTTP kit, listen, and close everything in
+// order on SIGTERM. A subpath of its own, so the embedded launcher, which runs on PGlite and the in-process
+// bus, never loads pg, kafkajs or the registry client.
+import { EVENT_CATALOG } from '@verdict/contracts';
 import type { Router } from 'express';
 import { createKafkaBus } from './eventBus/kafka';
+import { createSchemaRegistryCodec, type SchemaRegistryCodec } from './eventBus/schemaRegistry';
 import type { EventBus } from './eventBus/types';
 import { createPostgresDatabase } from './eventStore/postgres';
 import type { HttpApp } from './http/app';
@@ -16,6 +19,7 @@ export interface ServiceProcessConfig {
   port: number;
   databaseUrl: string;
   kafkaBrokers: string[];
+  schemaRegistryUrl: string;
   logLevel: string;
 }
 
@@ -25,6 +29,8 @@ export interface ServiceProcess {
   logger: Logger;
   db: SqlDatabase;
   bus: EventBus;
+  /** Registers the event contracts (serveModule does, before the module starts). */
+  codec: SchemaRegistryCodec;
 }
 
 /** A service's module as the process runs it. */
@@ -46,18 +52,41 @@ export function openServiceProcess(service: string, config: ServiceProcessConfig
     connectionString: config.databaseUrl,
     applicationName: `verdict-${service}`,
   });
-  const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: `verdict-${service}`, logger });
-  return { service, config, logger, db, bus };
+  const { bus, codec } = openRegisteredBus(service, config, logger);
+  return { service, config, logger, db, bus, codec };
 }
 
 /**
- * Starts `module`, mounts it on `http` (then its 404 and error handlers), listens on the configured address
+ * The Kafka bus of a distributed process with its schema-registry codec; register the contracts
+ * (`codec.register()`) before anything publishes.
+ *
+ * @example const { bus, codec } = openRegisteredBus('gateway', config, logger); await codec.register();
+ */
+export function openRegisteredBus(
+  service: string,
+  config: Pick<ServiceProcessConfig, 'kafkaBrokers' | 'schemaRegistryUrl'>,
+  logger: Logger,
+): { bus: EventBus; codec: SchemaRegistryCodec } {
+  const codec = createSchemaRegistryCodec({ url: config.schemaRegistryUrl, events: EVENT_CATALOG, logger });
+  const bus = createKafkaBus({
+    brokers: config.kafkaBrokers,
+    clientId: `verdict-${service}`,
+    logger,
+    codec,
+  });
+  return { bus, codec };
+}
+
+/**
+ * Registers the event contracts (a contract the registry refuses stops the start here, naming the event),
+ * starts `module`, mounts it on `http` (then its 404 and error handlers), listens on the configured address
  * and stops the server, the module, the bus and the pool, in that order, on shutdown.
  *
  * @example await serveModule(proc, createHttpApp({ logger, service, readiness }), module);
  */
 export async function serveModule(proc: ServiceProcess, http: HttpApp, module: ServedModule): Promise<void> {
-  const { service, config, logger, db, bus } = proc;
+  const { service, config, logger, db, bus, codec } = proc;
+  await codec.register();
   await module.start();
   http.app.use(module.router);
   http.finish(http.app);

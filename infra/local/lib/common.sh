@@ -13,7 +13,7 @@ RUN_DIR="$VERDICT_INFRA_DIR/run"
 LOG_DIR="$VERDICT_INFRA_DIR/log"
 DATA_DIR="$VERDICT_INFRA_DIR/data"
 
-ALL_COMPONENTS=(postgres redis kafka)
+ALL_COMPONENTS=(postgres redis kafka apicurio)
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 warn() { printf '[infra] WARNING: %s\n' "$*" >&2; }
@@ -48,14 +48,26 @@ parse_components() {
       postgres | postgresql | pg) COMPONENTS+=(postgres) ;;
       redis) COMPONENTS+=(redis) ;;
       kafka) COMPONENTS+=(kafka) ;;
+      apicurio | registry | schema-registry) COMPONENTS+=(apicurio) ;;
       all) COMPONENTS=("${ALL_COMPONENTS[@]}") ;;
       -h | --help)
-        echo "usage: $(basename "$0") [postgres|redis|kafka ...]   (default: all)"
+        echo "usage: $(basename "$0") [postgres|redis|kafka|apicurio ...]   (default: all)"
         exit 0
         ;;
-      *) die "unknown component '$a' (expected: postgres, redis, kafka)" ;;
+      *) die "unknown component '$a' (expected: postgres, redis, kafka, apicurio)" ;;
     esac
   done
+}
+
+# The registry keeps its schemas in the local PostgreSQL: bringing it up brings PostgreSQL up first.
+with_dependencies() {
+  local c needs_pg=0 has_pg=0
+  for c in "${COMPONENTS[@]}"; do
+    [ "$c" = apicurio ] && needs_pg=1
+    [ "$c" = postgres ] && has_pg=1
+  done
+  if [ "$needs_pg" = 1 ] && [ "$has_pg" = 0 ]; then COMPONENTS=(postgres "${COMPONENTS[@]}"); fi
+  return 0
 }
 
 # proc_live PID -> 0 when PID exists and is not a zombie (in containers whose

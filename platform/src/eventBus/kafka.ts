@@ -19,6 +19,7 @@ import {
 } from 'kafkajs';
 import { ServiceUnavailableError } from '../errors';
 import { silentLogger, type Logger } from '../logging';
+import type { MessageCodec } from './codec';
 import {
   deliverBatch,
   resolveSubscribeOptions,
@@ -45,6 +46,12 @@ export interface KafkaBusOptions {
   maxRequestBytes?: number;
   /** How long ping() waits for the cluster before it reports it unreachable (default 5 s). */
   pingTimeoutMs?: number;
+  /**
+   * Frames values on publish and unframes them on consume (the schema registry's codec); a value that does
+   * not decode fails its delivery like a handler error, so it ends in the dead-letter topic. Dead letters
+   * themselves are written as the consumer read them, unframed. Without one, values travel as plain text.
+   */
+  codec?: MessageCodec;
 }
 
 const DEFAULT_PARTITIONS = 3;
@@ -101,11 +108,17 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
     if (closed) throw new ServiceUnavailableError('The event bus is closed');
   }
 
-  async function send(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  async function send(topic: string, messages: OutgoingMessage[], codec?: MessageCodec): Promise<void> {
+    // Encoded first: a message its contract refuses is that error, not an unreachable Kafka.
+    const wire: WireMessage[] = codec
+      ? await Promise.all(
+          messages.map(async (message) => ({ ...message, value: await codec.encode(topic, message) })),
+        )
+      : messages;
     try {
       await producerReady();
       // One request at a time: the idempotent producer then keeps the order of the whole call per key.
-      for (const chunk of chunkByBytes(messages, maxRequestBytes)) {
+      for (const chunk of chunkByBytes(wire, maxRequestBytes)) {
         await producer.send({ topic, acks: -1, messages: chunk.map(toKafkaMessage) });
       }
     } catch (error) {
@@ -153,7 +166,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
 
     async publish(topic, messages) {
       assertOpen();
-      if (messages.length > 0) await send(topic, messages);
+      if (messages.length > 0) await send(topic, messages, options.codec);
     },
 
     async subscribe(subscribeOptions) {
@@ -162,6 +175,7 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
       await prepareSubscription(resolved.topics);
       const subscription = await startConsumer(kafka, resolved, {
         logger: logger.child({ groupId: resolved.groupId }),
+        codec: options.codec,
         publishDeadLetter: (topic, message) => send(deadLetterTopic(topic), [message]),
         onStopped: () => subscriptions.delete(subscription),
       });
@@ -222,15 +236,14 @@ function forwardTo(logger: Logger): (entry: LogEntry) => void {
   };
 }
 
-function toKafkaMessage(message: OutgoingMessage): {
-  key: string;
-  value: string;
-  headers?: Record<string, string>;
-} {
+/** A message as it goes to Kafka: its value is text, or the codec's bytes. */
+type WireMessage = Omit<OutgoingMessage, 'value'> & { value: string | Buffer };
+
+function toKafkaMessage(message: WireMessage): WireMessage {
   return { key: message.key, value: message.value, headers: message.headers };
 }
 
-function messageBytes(message: OutgoingMessage): number {
+function messageBytes(message: WireMessage): number {
   let bytes = RECORD_OVERHEAD_BYTES + Buffer.byteLength(message.key) + Buffer.byteLength(message.value);
   for (const [name, value] of Object.entries(message.headers ?? {})) {
     bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
@@ -239,9 +252,9 @@ function messageBytes(message: OutgoingMessage): number {
 }
 
 /** Consecutive slices of at most `maxBytes` each (a bigger message goes alone; the broker judges it). */
-function chunkByBytes(messages: OutgoingMessage[], maxBytes: number): OutgoingMessage[][] {
-  const chunks: OutgoingMessage[][] = [];
-  let current: OutgoingMessage[] = [];
+function chunkByBytes(messages: WireMessage[], maxBytes: number): WireMessage[][] {
+  const chunks: WireMessage[][] = [];
+  let current: WireMessage[] = [];
   let currentBytes = 0;
   for (const message of messages) {
     const bytes = messageBytes(message);
@@ -287,6 +300,7 @@ function chunked<T>(items: T[], size: number): T[][] {
 
 interface ConsumerContext {
   logger: Logger;
+  codec: MessageCodec | undefined;
   publishDeadLetter(topic: string, message: OutgoingMessage): Promise<void>;
   onStopped(): void;
 }
@@ -477,7 +491,13 @@ async function consumeBatch(
     abandon: abandon.signal,
     isActive,
     wait: async (ms) => (await sleep(ms, interrupted.signal)) && isActive(),
-    handle: (messages, batchContext) => options.handleBatch(messages, batchContext),
+    handle: (messages, batchContext) => {
+      // A batch holding a value that did not decode fails as a handler would, until it is alone and
+      // dead-lettered; the subscriber never sees that value.
+      const undecodable = messages.find((message) => undecoded.has(message.offset));
+      if (undecodable) return Promise.reject(undecoded.get(undecodable.offset));
+      return options.handleBatch(messages, batchContext);
+    },
     commit: async (nextOffset) => {
       // Straight to the group coordinator: unlike consumer.commitOffsets, this also commits while stopping.
       await payload.commitOffsetsIfNecessary({
@@ -489,10 +509,12 @@ async function consumeBatch(
     publishDeadLetter: (message) => context.publishDeadLetter(batch.topic, message),
   };
 
+  const undecoded = new Map<string, unknown>();
   try {
     for (const chunk of chunked(batch.messages, options.maxBatchSize)) {
       if (!isActive()) return;
       const messages = chunk.map((message) => toPending(batch.topic, batch.partition, message));
+      if (context.codec) await decodeAll(context.codec, chunk, messages, undecoded);
       if ((await deliverBatch(messages, delivery)) === 'abandoned') return;
     }
   } finally {
@@ -501,6 +523,28 @@ async function consumeBatch(
     interrupted.dispose();
     abandon.dispose();
   }
+}
+
+/** Replaces each value by its decoded text; a value that does not decode keeps its raw text and its error. */
+async function decodeAll(
+  codec: MessageCodec,
+  raw: KafkaMessage[],
+  messages: PendingMessage[],
+  undecoded: Map<string, unknown>,
+): Promise<void> {
+  await Promise.all(
+    messages.map(async (message, index) => {
+      try {
+        message.value = await codec.decode(
+          message.topic,
+          raw[index]?.value ?? Buffer.alloc(0),
+          message.headers,
+        );
+      } catch (error) {
+        undecoded.set(message.offset, error);
+      }
+    }),
+  );
 }
 
 /**

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
  * The servers an integration test needs. They come from the environment that `npm test` sets up through
  * infra/local; when one is missing the test fails (it never skips), so a green run proves the real thing ran.
  */
-export function requireServer(variable: 'DATABASE_URL' | 'KAFKA_BROKERS' | 'REDIS_URL'): string {
+export function requireServer(
+  variable: 'DATABASE_URL' | 'KAFKA_BROKERS' | 'REDIS_URL' | 'SCHEMA_REGISTRY_URL',
+): string {
   const value = process.env[variable];
   if (!value) {
     throw new Error(

@@ -11,6 +11,7 @@ export const AnalyticsConfig = z
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
     kafkaBrokers: brokerList(env.KAFKA_BROKERS),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     internalSecret: env.VERDICT_INTERNAL_SECRET,
     logLevel: env.LOG_LEVEL,
   }));

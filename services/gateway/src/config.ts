@@ -65,6 +65,7 @@ export const GatewayConfig = z
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
     kafkaBrokers: brokerList(env.KAFKA_BROKERS),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     redisUrl: env.REDIS_URL,
     adminKey: env.VERDICT_ADMIN_KEY,
     internalSecret: env.VERDICT_INTERNAL_SECRET,

@@ -11,7 +11,7 @@ import {
   runMain,
   systemClock,
 } from '@verdict/platform';
-import { createKafkaBus } from '@verdict/platform/kafka';
+import { openRegisteredBus } from '@verdict/platform/distributed';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisStores } from '@verdict/platform/redis';
 import { GatewayConfig } from './config';
@@ -25,7 +25,9 @@ async function main(): Promise<void> {
     connectionString: config.databaseUrl,
     applicationName: 'verdict-gateway',
   });
-  const bus = createKafkaBus({ brokers: config.kafkaBrokers, clientId: 'verdict-gateway', logger });
+  const { bus, codec } = openRegisteredBus('gateway', config, logger);
+  // A contract the registry refuses stops the start here, naming the event.
+  await codec.register();
   // One connection: the rate limits and the identity version read of a request leave in one write.
   const { kv, rateLimiter } = createRedisStores({ url: config.redisUrl, logger });
   const gateway = await startGateway(

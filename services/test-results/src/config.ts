@@ -15,6 +15,7 @@ export const TestResultsConfig = z
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
     kafkaBrokers: brokerList(env.KAFKA_BROKERS),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     internalSecret: env.VERDICT_INTERNAL_SECRET,
     urlSigningSecret: env.VERDICT_URL_SIGNING_SECRET,
     publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),

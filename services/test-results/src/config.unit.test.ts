@@ -5,6 +5,7 @@ import { isBulkIngest } from './module';
 const required = {
   DATABASE_URL: 'postgres://verdict:verdict@127.0.0.1:5432/verdict',
   KAFKA_BROKERS: '127.0.0.1:9092',
+  SCHEMA_REGISTRY_URL: 'http://127.0.0.1:18081/apis/ccompat/v7',
   VERDICT_INTERNAL_SECRET: 'i'.repeat(32),
   VERDICT_URL_SIGNING_SECRET: 's'.repeat(32),
 };

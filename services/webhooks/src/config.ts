@@ -28,6 +28,7 @@ export const WebhooksConfig = z
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
     kafkaBrokers: brokerList(env.KAFKA_BROKERS),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     internalSecret: env.VERDICT_INTERNAL_SECRET,
     secretKey: env.VERDICT_WEBHOOK_SECRET_KEY ?? env.VERDICT_INTERNAL_SECRET,
     publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),

@@ -1,0 +1,182 @@
+/**
+ * The distributed mode's message codec: every event on Kafka is framed by a Confluent-compatible schema
+ * registry (Apicurio Registry in Verdict's deployments) and validated against the JSON Schema of its zod
+ * contract, on publish and on consume. Its own entry point (`@verdict/platform/schemaRegistry`), so the
+ * embedded process, whose one in-process bus carries what one build of the contracts wrote, never loads it.
+ *
+ * One subject per event type and version (`verdict.<type>.v<version>`), with BACKWARD compatibility set on
+ * the subject explicitly: the registry's default for a subject it did not create through this client reads
+ * NONE, which would let any change through (and makes the client refuse to register).
+ */
+import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { eventJsonSchema } from '@verdict/contracts';
+import { fullFormats } from 'ajv-formats/dist/formats';
+import type { z } from 'zod';
+import { silentLogger, type Logger } from '../logging';
+import type { MessageCodec } from './codec';
+import type { OutgoingMessage } from './types';
+
+/** The headers the relay sets on every event (EVENT_HEADERS), read here to pick the subject. */
+const TYPE_HEADER = 'event-type';
+const VERSION_HEADER = 'event-version';
+/** The Confluent wire format: magic byte 0, then the schema id in 4 bytes, then the payload. */
+const MAGIC_BYTE = 0;
+const FRAME_BYTES = 5;
+
+export interface EventContract {
+  readonly type: string;
+  readonly version: number;
+  readonly data: z.ZodType;
+}
+
+export interface SchemaRegistryCodecOptions {
+  /** The registry's Confluent-compatible API, e.g. `http://127.0.0.1:18081/apis/ccompat/v7`. */
+  url: string;
+  /** The event contracts this process publishes; each is registered by register(). */
+  events: readonly EventContract[];
+  logger?: Logger;
+}
+
+export interface SchemaRegistryCodec extends MessageCodec {
+  /**
+   * Registers the contract of every event (idempotent: an unchanged contract keeps its schema id). Rejects
+   * with an IncompatibleContractError naming each event whose contract the registry refuses.
+   */
+  register(): Promise<void>;
+  /** Resolves when the registry answers; used by /readyz. */
+  ping(): Promise<void>;
+}
+
+/** A contract the registry refused: the process must not start with it. */
+export class IncompatibleContractError extends Error {
+  constructor(readonly refusals: { event: string; subject: string; reason: string }[]) {
+    super(
+      `The schema registry refused ${refusals.length === 1 ? 'the contract' : 'the contracts'} of ${refusals
+        .map(({ event, subject, reason }) => `${event} (subject ${subject}): ${reason}`)
+        .join('; ')}`,
+    );
+    this.name = 'IncompatibleContractError';
+  }
+}
+
+/** The subject of an event type and version. */
+export const subjectOf = (type: string, version: number): string => `verdict.${type}.v${version}`;
+
+/**
+ * The registry codec of a process. Creating it does no I/O; register() before publishing.
+ *
+ * @example const codec = createSchemaRegistryCodec({ url, events: EVENT_CATALOG, logger }); await codec.register();
+ */
+export function createSchemaRegistryCodec(options: SchemaRegistryCodecOptions): SchemaRegistryCodec {
+  const url = options.url.replace(/\/+$/, '');
+  const logger = (options.logger ?? silentLogger()).child({ component: 'schemaRegistry' });
+  // Formats (date-time, uri, email…) are part of the contracts; the client's Ajv would refuse to compile
+  // them unknown. Only the format table: the client builds its validators with its own Ajv.
+  const registry = new SchemaRegistry(
+    { host: url, clientId: 'verdict', retry: { retries: 3 } },
+    { [SchemaType.JSON]: { strict: true, formats: fullFormats } },
+  );
+  const ids = new Map<string, number>();
+
+  async function setBackward(subject: string): Promise<void> {
+    const response = await fetch(`${url}/config/${encodeURIComponent(subject)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ compatibility: COMPATIBILITY.BACKWARD }),
+    });
+    if (!response.ok) {
+      throw new Error(`could not set BACKWARD compatibility: ${response.status} ${await response.text()}`);
+    }
+  }
+
+  async function registerOne(event: EventContract): Promise<{ subject: string; reason: string } | null> {
+    const subject = subjectOf(event.type, event.version);
+    await setBackward(subject);
+    try {
+      const { id } = await registry.register(
+        { type: SchemaType.JSON, schema: JSON.stringify(eventJsonSchema(event)) },
+        { subject, compatibility: COMPATIBILITY.BACKWARD },
+      );
+      ids.set(subject, id);
+      return null;
+    } catch (error) {
+      if (statusOf(error) === 409) return { subject, reason: messageOf(error) };
+      throw error;
+    }
+  }
+
+  return {
+    async register() {
+      const refusals: { event: string; subject: string; reason: string }[] = [];
+      // One at a time: a few dozen small requests, and the registry's log reads in catalog order.
+      for (const event of options.events) {
+        const refusal = await registerOne(event);
+        if (refusal) refusals.push({ event: `${event.type} v${event.version}`, ...refusal });
+      }
+      if (refusals.length > 0) throw new IncompatibleContractError(refusals);
+      logger.info({ subjects: ids.size }, 'event contracts registered');
+    },
+
+    async encode(topic, message) {
+      const subject = subjectOfMessage(message);
+      const id = ids.get(subject);
+      if (id === undefined) {
+        throw new Error(
+          `No registered contract for subject ${subject} (topic ${topic}): call register() first`,
+        );
+      }
+      return registry.encode(id, JSON.parse(message.value));
+    },
+
+    async decode(_topic, value) {
+      if (value.length < FRAME_BYTES || value[0] !== MAGIC_BYTE) {
+        throw new Error(
+          `Not in the schema registry's wire format (expected magic byte 0 and a schema id, got ${describeStart(value)})`,
+        );
+      }
+      try {
+        await registry.decode(value);
+      } catch (error) {
+        throw new Error(`Does not validate against schema ${value.readUInt32BE(1)}: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+      // The text as it was written: decode() parsed and validated it; the port hands consumers JSON text.
+      return value.subarray(FRAME_BYTES).toString('utf8');
+    },
+
+    async ping() {
+      const response = await fetch(`${url}/subjects?limit=1`, { signal: AbortSignal.timeout(5_000) });
+      if (!response.ok) throw new Error(`The schema registry answered ${response.status}`);
+    },
+  };
+}
+
+function subjectOfMessage(message: OutgoingMessage): string {
+  const type = message.headers?.[TYPE_HEADER];
+  const version = Number(message.headers?.[VERSION_HEADER]);
+  if (!type || !Number.isInteger(version)) {
+    throw new Error(`A message without ${TYPE_HEADER} and ${VERSION_HEADER} headers has no contract`);
+  }
+  return subjectOf(type, version);
+}
+
+function describeStart(value: Buffer): string {
+  if (value.length === 0) return 'an empty value';
+  return `0x${value.subarray(0, Math.min(value.length, FRAME_BYTES)).toString('hex')}…`;
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const paths = (error as { paths?: unknown }).paths;
+    return Array.isArray(paths) && paths.length > 0
+      ? `${error.message} at ${paths.map((path) => (Array.isArray(path) ? path.join('') : String(path))).join(', ')}`
+      : error.message;
+  }
+  return String(error);
+}
