@@ -157,6 +157,18 @@ describe('schema registry codec (Apicurio Registry, Kafka)', () => {
     await expect(refused).rejects.toThrow(/required property was added/);
   });
 
+  it('when several processes register the same contracts at once (services starting together), then every one of them succeeds', async () => {
+    const events = [thingEvent(), thingEvent(), thingEvent()];
+    const codecs = Array.from({ length: 4 }, () => createSchemaRegistryCodec({ url: registryUrl(), events }));
+
+    await expect(Promise.all(codecs.map((codec) => codec.register()))).resolves.toHaveLength(4);
+    for (const event of events) {
+      expect(await registryGet(`/config/${subjectOf(event.type, 1)}`)).toMatchObject({
+        compatibilityLevel: 'BACKWARD',
+      });
+    }
+  });
+
   it('when a subject was created outside the client (compatibility NONE), then register() sets BACKWARD on it and keeps its schema', async () => {
     const event = thingEvent();
     const subject = subjectOf(event.type, 1);

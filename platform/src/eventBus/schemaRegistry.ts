@@ -59,6 +59,10 @@ export class IncompatibleContractError extends Error {
   }
 }
 
+/** A write the registry refused because another process was writing the same subject. */
+class RegistryConflict extends Error {}
+const CONFLICT_ATTEMPTS = 5;
+
 /** The subject of an event type and version. */
 export const subjectOf = (type: string, version: number): string => `verdict.${type}.v${version}`;
 
@@ -78,15 +82,23 @@ export function createSchemaRegistryCodec(options: SchemaRegistryCodecOptions): 
   );
   const ids = new Map<string, number>();
 
+  async function compatibilityOf(subject: string): Promise<string | undefined> {
+    const response = await fetch(`${url}/config/${encodeURIComponent(subject)}`);
+    if (!response.ok) return undefined;
+    return ((await response.json()) as { compatibilityLevel?: string }).compatibilityLevel;
+  }
+
   async function setBackward(subject: string): Promise<void> {
     const response = await fetch(`${url}/config/${encodeURIComponent(subject)}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
       body: JSON.stringify({ compatibility: COMPATIBILITY.BACKWARD }),
     });
-    if (!response.ok) {
-      throw new Error(`could not set BACKWARD compatibility: ${response.status} ${await response.text()}`);
-    }
+    if (response.ok) return;
+    const answer = await response.text();
+    // Services starting together race to create the subject's rule; the loser finds it set.
+    if (response.status === 409 && (await compatibilityOf(subject)) === COMPATIBILITY.BACKWARD) return;
+    throw new RegistryConflict(`could not set BACKWARD compatibility: ${response.status} ${answer}`);
   }
 
   async function registerOne(event: EventContract): Promise<{ subject: string; reason: string } | null> {
@@ -100,8 +112,22 @@ export function createSchemaRegistryCodec(options: SchemaRegistryCodecOptions): 
       ids.set(subject, id);
       return null;
     } catch (error) {
-      if (statusOf(error) === 409) return { subject, reason: messageOf(error) };
-      throw error;
+      if (statusOf(error) !== 409) throw error;
+      // A 409 is a refused contract, or another process registering the same subject at that moment.
+      if (/RuleViolation|Incompatible/i.test(messageOf(error))) return { subject, reason: messageOf(error) };
+      throw new RegistryConflict(messageOf(error), { cause: error });
+    }
+  }
+
+  /** registerOne, again after a short pause while another process holds the subject (a few tries). */
+  async function registerWithRetries(event: EventContract) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await registerOne(event);
+      } catch (error) {
+        if (!(error instanceof RegistryConflict) || attempt === CONFLICT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
+      }
     }
   }
 
@@ -110,7 +136,7 @@ export function createSchemaRegistryCodec(options: SchemaRegistryCodecOptions): 
       const refusals: { event: string; subject: string; reason: string }[] = [];
       // One at a time: a few dozen small requests, and the registry's log reads in catalog order.
       for (const event of options.events) {
-        const refusal = await registerOne(event);
+        const refusal = await registerWithRetries(event);
         if (refusal) refusals.push({ event: `${event.type} v${event.version}`, ...refusal });
       }
       if (refusals.length > 0) throw new IncompatibleContractError(refusals);
