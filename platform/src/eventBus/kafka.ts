@@ -139,20 +139,40 @@ export function createKafkaBus(options: KafkaBusOptions): EventBus {
       });
       logger.info({ topics: missing, partitions }, 'topics created');
     } catch (error) {
+      // Processes starting together create the same topics: losing that race (TOPIC_ALREADY_EXISTS)
+      // leaves the topics there all the same, once the metadata shows them.
+      if ((await stillMissing(topics).catch(() => topics)).length === 0) return;
       throw new ServiceUnavailableError(`Could not ensure Kafka topics ${topics.join(', ')}`, error);
     }
   }
 
-  /** Refuses topics nobody ensured (as the in-process bus does), then creates their dead-letter topics. */
-  async function prepareSubscription(topics: string[]): Promise<void> {
-    let existing: Set<string>;
+  async function missingTopics(topics: string[]): Promise<string[]> {
     try {
       await adminReady();
-      existing = new Set(await admin.listTopics());
+      const existing = new Set(await admin.listTopics());
+      return topics.filter((topic) => !existing.has(topic));
     } catch (error) {
       throw new ServiceUnavailableError('Could not list Kafka topics', error);
     }
-    const missing = topics.filter((topic) => !existing.has(topic));
+  }
+
+  /**
+   * The topics still missing after about three seconds: one created a moment ago, by this process or by
+   * another one starting alongside (the services of a compose file start together), can be missing from
+   * the metadata for a moment.
+   */
+  async function stillMissing(topics: string[]): Promise<string[]> {
+    let missing = await missingTopics(topics);
+    for (let pause = 100; missing.length > 0 && pause <= 1_600; pause *= 2) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      missing = await missingTopics(missing);
+    }
+    return missing;
+  }
+
+  /** Refuses topics nobody ensured (as the in-process bus does), then creates their dead-letter topics. */
+  async function prepareSubscription(topics: string[]): Promise<void> {
+    const missing = await stillMissing(topics);
     if (missing.length > 0)
       throw new Error(`Topic "${missing.join('", "')}" does not exist: call ensureTopics first`);
     await ensureTopics(topics.map(deadLetterTopic), defaultPartitions);
