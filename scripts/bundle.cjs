@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { root } = require('./lib.cjs');
 
-const outdir = path.join(root, 'node_modules', '.cache', 'verdict');
+const defaultOutdir = path.join(root, 'node_modules', '.cache', 'verdict');
 
 /** Every third-party package a workspace depends on: left outside the bundle, loaded from node_modules. */
 function thirdPartyPackages() {
@@ -29,9 +29,10 @@ function thirdPartyPackages() {
 
 /**
  * Bundles each entry (`{ name: 'services/x/src/main.ts' }`) in one esbuild run, in well under a second;
- * resolves with the path of each bundle by name.
+ * resolves with the path of each bundle by name. The container image writes its bundles elsewhere (`outdir`).
  */
-async function bundleEntries(entries) {
+async function bundleEntries(entries, options = {}) {
+  const outdir = options.outdir ?? defaultOutdir;
   const esbuild = require(path.join(root, 'node_modules', 'esbuild'));
   const entryPoints = Object.fromEntries(
     Object.entries(entries).map(([name, entry]) => [name, path.join(root, entry)]),
