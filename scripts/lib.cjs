@@ -64,6 +64,13 @@ const servers = [
   { name: 'redis', variable: 'REDIS_URL' },
   // Stores its schemas in the local PostgreSQL, which infra/local/up brings up with it.
   { name: 'apicurio', variable: 'SCHEMA_REGISTRY_URL', needs: ['postgres'] },
+  // Only when asked (the container tests): a Docker engine of our own, and how testcontainers must use it.
+  {
+    name: 'docker',
+    variable: 'DOCKER_HOST',
+    onRequest: true,
+    alsoSets: ['TESTCONTAINERS_HOST_OVERRIDE', 'TESTCONTAINERS_RYUK_DISABLED'],
+  },
 ];
 
 /** Whether infra/local/status sees this server running (asked one by one: a subset may run already). */
@@ -74,12 +81,15 @@ async function isRunning(name) {
 }
 
 /**
- * Provisions, through infra/local, every server whose variable is not already set, and returns the
- * environment to run with plus the list of servers this call started (so they can be stopped after, and
- * only those: a server that was running before belongs to someone else).
+ * Provisions, through infra/local, every server whose variable is not already set (and those of `requested`
+ * that only come on request), and returns the environment to run with plus the list of servers this call
+ * started (so they can be stopped after, and only those: a server that was running before belongs to
+ * someone else).
  */
-async function provisionInfra() {
-  const wanted = servers.filter((s) => !process.env[s.variable]).map((s) => s.name);
+async function provisionInfra(requested = []) {
+  const wanted = servers
+    .filter((s) => !process.env[s.variable] && (!s.onRequest || requested.includes(s.name)))
+    .map((s) => s.name);
   if (wanted.length === 0) return { env: {}, started: [] };
   // A dependency brought up along with a wanted server is ours to stop too, when it was not running.
   const touched = [
@@ -96,8 +106,11 @@ async function provisionInfra() {
   }
   const infraEnv = readInfraEnv();
   const env = {};
-  for (const s of servers)
-    if (wanted.includes(s.name) && infraEnv[s.variable]) env[s.variable] = infraEnv[s.variable];
+  for (const s of servers) {
+    if (!wanted.includes(s.name)) continue;
+    for (const variable of [s.variable, ...(s.alsoSets ?? [])])
+      if (infraEnv[variable] && !process.env[variable]) env[variable] = infraEnv[variable];
+  }
   return { env, started: touched.filter((name) => !runningBefore.includes(name)) };
 }
 

@@ -43,6 +43,13 @@ function ensureInstalled() {
   fs.writeFileSync(stampFile, manifestsDigest());
 }
 
+/** Whether the jest run that `args` select includes a container test (`*.containers.e2e.test.ts`). */
+function selectsContainerTests(jest, args) {
+  if (args.length === 0) return true;
+  const listed = spawnSync(node22, [jest, '--listTests', ...args], { cwd: root, encoding: 'utf8' });
+  return listed.status === 0 && /containers\.e2e\.test\.ts$/m.test(listed.stdout);
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   // Stopped by whoever stopped our parent (npm's shell dies of the SIGTERM it does not pass on): the child
@@ -98,8 +105,10 @@ async function main() {
       }
       const unitOnly =
         rest.includes('--selectProjects') && rest[rest.indexOf('--selectProjects') + 1] === 'unit';
-      const { env, started } = unitOnly ? { env: {}, started: [] } : await provisionInfra();
       const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+      // The container suite needs a Docker engine: started (installed first if need be) only when it runs.
+      const requested = !unitOnly && selectsContainerTests(jest, rest) ? ['docker'] : [];
+      const { env, started } = unitOnly ? { env: {}, started: [] } : await provisionInfra(requested);
       // PGlite loads its WebAssembly with import(), which jest's sandbox allows only with vm modules on.
       const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
       const summaryFile = path.join(os.tmpdir(), `verdict-tests-${process.pid}.json`);

@@ -49,12 +49,13 @@ parse_components() {
       redis) COMPONENTS+=(redis) ;;
       kafka) COMPONENTS+=(kafka) ;;
       apicurio | registry | schema-registry) COMPONENTS+=(apicurio) ;;
+      docker) COMPONENTS+=(docker) ;;
       all) COMPONENTS=("${ALL_COMPONENTS[@]}") ;;
       -h | --help)
-        echo "usage: $(basename "$0") [postgres|redis|kafka|apicurio ...]   (default: all)"
+        echo "usage: $(basename "$0") [postgres|redis|kafka|apicurio|docker ...]   (default: all but docker)"
         exit 0
         ;;
-      *) die "unknown component '$a' (expected: postgres, redis, kafka, apicurio)" ;;
+      *) die "unknown component '$a' (expected: postgres, redis, kafka, apicurio, docker)" ;;
     esac
   done
 }
