@@ -1,4 +1,4 @@
-// `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, memory) against
+// `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, registry…) against
 // the real servers that infra/local provides, and prints one table with the baseline of the same run. The
 // benches that start services as processes (ingest, gateway, manual) get a database of their own each run.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { benchGateway } from './gateway.bench';
 import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
+import { benchSchemaRegistry } from './schemaRegistry.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { onScratchDatabase } from './support';
 import type { BenchRow } from './table';
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   store: () => benchEventStore(server('DATABASE_URL')),
   bus: () => benchEventBus(server('KAFKA_BROKERS').split(',')),
   relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
+  registry: () => benchSchemaRegistry(server('KAFKA_BROKERS').split(','), server('SCHEMA_REGISTRY_URL')),
   memory: () => benchEmbeddedMemory(),
   ingest: () =>
     onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
