@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   AddResultsResponse,
   AdminOrganization,
@@ -44,11 +43,16 @@ interface Images {
   VERDICT_APICURIO_IMAGE: string;
 }
 
+/** Builds (or finds up to date) every image; its progress and timings go to the test run's stderr. */
 async function buildImages(): Promise<Images> {
-  const { stdout } = await promisify(execFile)('bash', [path.join(repoRoot, 'infra/docker/build-images')], {
+  const build = spawn('bash', [path.join(repoRoot, 'infra/docker/build-images')], {
     cwd: repoRoot,
-    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let stdout = '';
+  build.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => build.once('close', resolve));
+  if (code !== 0) throw new Error(`infra/docker/build-images exited with ${code}`);
   const tags = Object.fromEntries(
     stdout
       .split('\n')
