@@ -5,20 +5,17 @@
 # NODE_IMAGE is any Node 22 image on Debian with npm and a `node` user (uid 1000), as the official one.
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# The manifests alone, so that the dependency layers below are rebuilt only when one of them changes.
+# Every workspace's manifest and nothing else (whatever workspaces there are), so that the dependency
+# layers below are rebuilt only when a manifest or the lock file changes: COPY --from is cached by content.
+FROM ${NODE_IMAGE} AS context
+WORKDIR /src
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json -delete \
+ && find . -depth -type d -empty -delete
+
 FROM ${NODE_IMAGE} AS manifests
 WORKDIR /src
-COPY package.json package-lock.json ./
-COPY contracts/package.json contracts/
-COPY platform/package.json platform/
-COPY services/analytics/package.json services/analytics/
-COPY services/embedded/package.json services/embedded/
-COPY services/gateway/package.json services/gateway/
-COPY services/manual-testing/package.json services/manual-testing/
-COPY services/test-results/package.json services/test-results/
-COPY services/webhooks/package.json services/webhooks/
-COPY e2e/package.json e2e/
-COPY bench/package.json bench/
+COPY --from=context /src ./
 
 # Every dependency, to bundle the workspace's TypeScript with esbuild. No install scripts: none of the
 # runtime's packages needs one, and the `node` devDependency's would download a second Node.
