@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInteger } from './http';
+import { DAY_OR_INSTANT_PATTERN, inInstantRange } from './instant';
 import { Pagination, successEnvelope } from './envelope';
 import { Outcome } from './testResults';
 
@@ -20,23 +21,17 @@ export type AnalyticsDateRange = z.infer<typeof AnalyticsDateRange>;
 /** The number of days a `dateRange` covers. */
 export const daysOfRange = (range: AnalyticsDateRange): number => Number(range.slice(0, -1));
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** Whether `YYYY-MM-DD` names a day of the calendar: Date.parse reads 2026-02-30 as March 2. */
-function isCalendarDay(value: string): boolean {
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const at = new Date(0);
-  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999.
-  at.setUTCFullYear(year, month - 1, day);
-  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
-}
-
-/** An ISO 8601 date (`2026-03-01`), or a date-time, which counts for its day. */
+/**
+ * An ISO 8601 date (`2026-03-01`), or a date-time, which counts for its day; years 1000–9999, the range of
+ * every instant a client sends (INSTANT_RANGE). Checked whether or not `dateRange` wins over it: the
+ * document states its pattern, so a value outside it is refused wherever it is sent.
+ */
 export const AnalyticsIsoDate = z
   .string()
-  .refine((value) => ISO_DATE.test(value) && isCalendarDay(value) && !Number.isNaN(Date.parse(value)), {
-    error: 'must be an ISO 8601 date such as 2026-03-01',
-  });
+  .refine((value) => DAY_OR_INSTANT_PATTERN.test(value) && inInstantRange(Date.parse(value)), {
+    error: 'must be an ISO 8601 date from 1000-01-01 to 9999-12-31, such as 2026-03-01',
+  })
+  .meta({ format: 'date', pattern: DAY_OR_INSTANT_PATTERN.source });
 
 /** `days` on the explorer and the analytics summary (spec §8): 1 to 365, default 30. */
 const AnalyticsDays = queryInteger({ min: 1, max: 365, fallback: 30 });
@@ -85,23 +80,15 @@ function datePair(
 const utcDay = (date: string): number => Math.floor(Date.parse(date) / 86_400_000);
 
 /**
- * A pair of dates that `dateRange` overrides: checked (each a calendar day, both or neither, in order) only
- * when no `dateRange` is sent, since a range that wins makes them irrelevant (spec §4.7, §4.10).
+ * A pair of dates that `dateRange` overrides: both or neither, in order, only when no `dateRange` is sent,
+ * since a range that wins makes them irrelevant (spec §4.7, §4.10). Each is a date either way.
  */
 function datesUnlessRange(
   query: Record<string, unknown>,
   ctx: z.RefinementCtx,
   names: readonly [string, string],
 ): void {
-  if (query.dateRange !== undefined) return;
-  for (const name of names) {
-    const value = query[name];
-    if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
-      ctx.addIssue({ code: 'custom', path: [name], message: 'must be an ISO 8601 date such as 2026-03-01' });
-      return;
-    }
-  }
-  datePair(query, ctx, names);
+  if (query.dateRange === undefined) datePair(query, ctx, names);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -129,11 +116,12 @@ export const ExplorerQuery = z
     dateRange: AnalyticsDateRange.optional().describe(
       'Instead of days: 7d, 14d, 30d, 60d or 90d (wins over days)',
     ),
-    fromDate: z
-      .string()
-      .optional()
-      .describe('Instead of days: ISO 8601 date, sent together with toDate; ignored with dateRange'),
-    toDate: z.string().optional().describe('Instead of days: ISO 8601 date (inclusive), sent with fromDate'),
+    fromDate: AnalyticsIsoDate.optional().describe(
+      'Instead of days: ISO 8601 date, sent together with toDate; ignored with dateRange',
+    ),
+    toDate: AnalyticsIsoDate.optional().describe(
+      'Instead of days: ISO 8601 date (inclusive), sent with fromDate',
+    ),
     search: Text.optional().describe('Case-insensitive substring of the full title or the spec file path'),
     sortBy: ExplorerSort.default('lastExecution'),
     order: ExplorerOrder.default('desc'),
@@ -212,8 +200,10 @@ export const SummaryQuery = z
     dateRange: AnalyticsDateRange.optional().describe(
       '7d, 14d, 30d, 60d or 90d; wins over startDate/endDate',
     ),
-    startDate: z.string().optional().describe('ISO 8601 date, sent with endDate; ignored with dateRange'),
-    endDate: z.string().optional().describe('ISO 8601 date (inclusive), sent with startDate'),
+    startDate: AnalyticsIsoDate.optional().describe(
+      'ISO 8601 date, sent with endDate; ignored with dateRange',
+    ),
+    endDate: AnalyticsIsoDate.optional().describe('ISO 8601 date (inclusive), sent with startDate'),
     environment: Text.optional(),
     environmentBranches: commaList('branches')
       .optional()
@@ -388,13 +378,12 @@ export const ExecutionPerformanceQuery = z
     dateRange: AnalyticsDateRange.optional().describe(
       '7d, 14d, 30d, 60d or 90d (default 30d); wins over startDate',
     ),
-    startDate: z.string().optional().describe('ISO 8601 date, sent with endDate; ignored with dateRange'),
-    endDate: z
-      .string()
-      .optional()
-      .describe(
-        `ISO 8601 date (inclusive), sent with startDate; at most ${MAX_PERFORMANCE_DAYS} days from it`,
-      ),
+    startDate: AnalyticsIsoDate.optional().describe(
+      'ISO 8601 date, sent with endDate; ignored with dateRange',
+    ),
+    endDate: AnalyticsIsoDate.optional().describe(
+      `ISO 8601 date (inclusive), sent with startDate; at most ${MAX_PERFORMANCE_DAYS} days from it`,
+    ),
     environment: Text.optional(),
     branch: Text.optional(),
     platform: Text.optional(),
@@ -402,17 +391,6 @@ export const ExecutionPerformanceQuery = z
   })
   .superRefine((query, ctx) => {
     if (query.dateRange !== undefined) return;
-    for (const name of ['startDate', 'endDate'] as const) {
-      const value = query[name];
-      if (value !== undefined && !AnalyticsIsoDate.safeParse(value).success) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: 'must be an ISO 8601 date such as 2026-03-01',
-        });
-        return;
-      }
-    }
     datePair(query, ctx, ['startDate', 'endDate']);
     // The duration trend has a point a day: 0001-01-01..9999-12-31 would be three million of them.
     const { startDate, endDate } = query;

@@ -89,15 +89,3 @@ export function queryInteger(bounds: { min: number; max?: number; fallback: numb
       })
   );
 }
-
-/**
- * An ISO 8601 instant with its offset, sent by a client, whose UTC form keeps a four-digit year: the
- * service keeps instants in UTC, and `9999-12-31T23:59:59-23:59` would print back as `+010000-…`.
- */
-export const InstantInput = z.iso.datetime({ offset: true }).refine(
-  (value) => {
-    const year = new Date(value).getUTCFullYear();
-    return year >= 0 && year <= 9999;
-  },
-  { error: 'must be an instant from year 0000 to 9999 in UTC' },
-);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INSTANT_RANGE, instantInput, InstantInput } from './instant';
 import { defineEvent, type EventOf } from './events';
 import { queryInteger } from './http';
 
@@ -163,8 +164,8 @@ export const CreateOrganizationRequest = z.strictObject({
       name: z.string().trim().min(1).max(100),
       testCaseLimit: z.number().int().min(0),
       projectLimit: z.number().int().min(1),
-      periodStart: Timestamp.optional(),
-      periodEnd: Timestamp.optional(),
+      periodStart: InstantInput.optional(),
+      periodEnd: InstantInput.optional(),
     })
     .refine((plan) => (plan.periodStart === undefined) === (plan.periodEnd === undefined), {
       error: 'must be sent together with periodStart',
@@ -236,15 +237,13 @@ export type AdminMembership = z.infer<typeof AdminMembership>;
  * When a token stops working. Every token expires: token-info's `expiresAt` is a date-time (spec §2), so
  * `null` (never) is refused, by name, rather than issuing a token whose metadata breaks that type.
  */
-const TokenExpiry = z.iso
-  .datetime({
-    offset: true,
-    error: (issue) =>
-      issue.input === null
-        ? 'must be a date-time: every token expires (leave it out for 365 days from now)'
-        : undefined,
-  })
-  .describe('When the token stops working (a date-time in the future); default 365 days from now');
+const TokenExpiry = instantInput((input) =>
+  input === null
+    ? 'must be a date-time: every token expires (leave it out for 365 days from now)'
+    : undefined,
+).meta({
+  description: `When the token stops working: a date-time in the future, ${INSTANT_RANGE.to} at the latest; default 365 days from now`,
+});
 
 export const IssuePersonalTokenRequest = z.strictObject({
   kind: z.literal('personal'),

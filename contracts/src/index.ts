@@ -9,6 +9,7 @@ export * from './testResults';
 export * from './testResultsEvents';
 export * from './testResultsIngest';
 export * from './http';
+export * from './instant';
 export * from './testResultsRoutes';
 export * from './testResultsReads';
 export * from './testResultsReadRoutes';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { InstantInput, queryInteger } from './http';
+import { queryInteger } from './http';
+import { DayInput, InstantInput } from './instant';
 import { listEnvelope, successEnvelope } from './envelope';
 
 /**
@@ -603,7 +604,7 @@ export const ManualRunCaseResponse = successEnvelope(ManualRunCase);
 // Releases (spec §4.5, API.md)
 
 /** A calendar day as sent, or an instant, kept in UTC (API.md: "times are ISO 8601 UTC"). */
-const DateLike = z.union([z.iso.date(), InstantInput.transform((value) => new Date(value).toISOString())]);
+const DateLike = z.union([DayInput, InstantInput.transform((value) => new Date(value).toISOString())]);
 export const CreateReleaseRequest = z.strictObject({
   name: z.string().trim().min(1).max(500),
   description: Text.optional(),

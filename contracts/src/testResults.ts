@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InstantInput } from './instant';
 
 /**
  * The automated-results vocabulary of API.md ("Ingest — automated runs"): what test runners send, and
@@ -75,7 +76,7 @@ export const ResultItem = z.object({
   status: ResultStatus,
   expectedStatus: ResultStatus.optional(),
   durationMs: Duration,
-  startedAt: z.iso.datetime({ offset: true }),
+  startedAt: InstantInput,
   error: TestError.optional(),
   steps: z.array(TestStep).max(1_000).optional(),
   stdout: z.array(z.string().max(100_000)).max(10_000).optional(),
@@ -86,6 +87,12 @@ export const ResultItem = z.object({
   location: SourceLocation.optional(),
 });
 export type ResultItem = z.infer<typeof ResultItem>;
+
+/**
+ * A result as its event recorded it: the same shape, with any instant its sender gave at the time, since
+ * events recorded before the range of InstantInput was enforced still have to read (keptInstant shows them).
+ */
+export const RecordedResultItem = ResultItem.extend({ startedAt: z.iso.datetime({ offset: true }) });
 
 /** The identity of a result in its run. */
 export function resultKey(item: Pick<ResultItem, 'file' | 'titlePath' | 'project' | 'attempt'>): string {

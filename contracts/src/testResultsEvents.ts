@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './events';
-import { ResultItem } from './testResults';
+import { RecordedResultItem } from './testResults';
 
 /**
  * The events of automated test runs (version 1 each), recorded by the test-results service.
@@ -168,7 +168,7 @@ export const RunArtifactAdded = defineEvent(
 export const TestResultRecorded = defineEvent(
   'test.result-recorded',
   1,
-  z.object({ runId: z.string(), item: ResultItem }),
+  z.object({ runId: z.string(), item: RecordedResultItem }),
 );
 
 /** The first start that named this ciRunId in this project created `runId`; later starts join it. */

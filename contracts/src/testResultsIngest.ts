@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { InstantInput, MEDIA_TYPE } from './http';
+import { MEDIA_TYPE } from './http';
+import { InstantInput } from './instant';
 import {
   ArtifactRecord,
   CoverageReport,

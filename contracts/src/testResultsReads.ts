@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInteger } from './http';
+import { InstantInput } from './instant';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
 import { Outcome } from './testResults';
@@ -18,7 +19,7 @@ const limit = queryInteger({ min: 1, max: MAX_LIMIT, fallback: 20 });
 /** RFC 3339 §5.6 allows a lower-case "t" and "z": read as upper case, the only letters a timestamp has. */
 const Rfc3339 = z.preprocess(
   (value) => (typeof value === 'string' ? value.toUpperCase() : value),
-  z.iso.datetime({ offset: true }),
+  InstantInput,
 );
 
 export const TestRunPath = z.object({ projectId: z.string().min(1), runId: z.string().min(1) });

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Transaction } from '@electric-sql/pglite';
+import { getTypeParser } from 'pg-types';
 import type { QueryResult, SqlDatabase, SqlExecutor } from './types';
 
 /**
@@ -49,6 +50,8 @@ function initializeInChildProcess(dataDir: string): void {
 // Array types reuse their element's parser, so int8[] and date[] follow these too.
 const INT8 = 20;
 const DATE = 1082;
+const TIMESTAMP = 1114;
+const TIMESTAMPTZ = 1184;
 
 /** pg parses a `date` as local midnight; PGlite as UTC midnight. Same Date as pg, or PGlite's answer. */
 function parseDateLikePg(value: string): Date | number {
@@ -84,7 +87,14 @@ export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}):
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
     ...(options.lowMemory ? { postgresqlconf: LOW_MEMORY_SETTINGS } : {}),
-    parsers: { [INT8]: (value: string) => value, [DATE]: parseDateLikePg },
+    parsers: {
+      [INT8]: (value: string) => value,
+      [DATE]: parseDateLikePg,
+      // pg's own parsers (postgres-date): PGlite's `new Date(text)` reads `0001-01-01 00:00:00+00` as 2001
+      // and `0020-02-29 …` as Invalid Date, so a stored instant read differently in the two modes.
+      [TIMESTAMP]: getTypeParser(TIMESTAMP),
+      [TIMESTAMPTZ]: getTypeParser(TIMESTAMPTZ),
+    },
   });
   const direct = executorOf(pglite);
   const current = new AsyncLocalStorage<OpenTransaction>();

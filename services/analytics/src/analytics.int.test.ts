@@ -235,10 +235,19 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       ]);
     });
 
-    it('when dateRange and startDate/endDate are both sent, then dateRange wins and the dates are not even checked', async () => {
-      const { status, body } = await get(`/${P}/analytics/summary?dateRange=7d&startDate=nonsense`);
+    it('when dateRange and startDate/endDate are both sent, then dateRange wins: the dates need be no pair nor in order', async () => {
+      const { status, body } = await get(
+        `/${P}/analytics/summary?dateRange=7d&startDate=2026-03-09&endDate=2026-03-01`,
+      );
       expect(status).toBe(200);
       expect(body.data.metrics.totalRuns).toBe(3);
+      expect((await get(`/${P}/analytics/summary?dateRange=7d&startDate=2026-03-09`)).status).toBe(200);
+    });
+
+    it('when dateRange is sent with a startDate that is no date, then 400 names startDate: the document gives its pattern', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?dateRange=7d&startDate=nonsense`);
+      expect(status).toBe(400);
+      expect(body.error.message).toMatch(/startDate/);
     });
 
     it('when startDate and endDate span only 2026-03-08, then only run 1 counts', async () => {
@@ -274,10 +283,17 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       },
     );
 
-    it('when the range spans every representable day, 0001-01-01 to 9999-12-31, then every run counts', async () => {
-      const { status, body } = await get(`/${P}/analytics/summary?startDate=0001-01-01&endDate=9999-12-31`);
+    it('when the range spans every day an instant may have, 1000-01-01 to 9999-12-31, then every run counts', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?startDate=1000-01-01&endDate=9999-12-31`);
       expect(status).toBe(200);
       expect(body.data.metrics).toMatchObject({ totalRuns: 3, totalTestCases: 3 });
+    });
+
+    it('when a date is before 1000-01-01, then 400 names it: JavaScript and PostgreSQL disagree on such years', async () => {
+      const { status, body } = await get(`/${P}/analytics/summary?startDate=0001-01-01&endDate=9999-12-31`);
+      expect(status).toBe(400);
+      expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(body.error.message).toMatch(/startDate: must be an ISO 8601 date from 1000-01-01/);
     });
 
     it('when the range is exactly the week of run 1, Monday to Sunday, then only its durations count', async () => {
@@ -643,8 +659,10 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       }
     });
 
-    it('when dateRange is sent with fromDate and toDate, then dateRange wins and the dates are not even checked', async () => {
-      const { status, body } = await get(`/${P}/test-case-explorer?dateRange=7d&fromDate=bad&toDate=worse`);
+    it('when dateRange is sent with fromDate and toDate out of order, then dateRange wins and their order is not checked', async () => {
+      const { status, body } = await get(
+        `/${P}/test-case-explorer?dateRange=7d&fromDate=2026-03-09&toDate=2026-03-01`,
+      );
       expect(status).toBe(200);
       expect(body.data.appliedFilters.dateRange).toBe('7d');
       expect(body.data.testCases).toHaveLength(3);

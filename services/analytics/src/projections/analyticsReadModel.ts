@@ -21,6 +21,7 @@ import {
   testCaseKey,
   type ResultItem,
   type TestResultsEvent,
+  keptInstant,
 } from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
 import { weekOf } from '../queries/window';
@@ -256,7 +257,7 @@ async function applyRunCreated(
       data.branch ?? NONE,
       data.environment ?? NONE,
       data.commit?.sha ?? null,
-      data.startedAt,
+      keptInstant(data.startedAt),
     ],
   );
   // Results that came before their run.created were filed without environment, branch and commit.
@@ -279,7 +280,7 @@ async function applyRunFinished(
   await tx.query(
     `INSERT INTO ${s}.runs (id, project_id, finished_at, reported_status) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO UPDATE SET finished_at = EXCLUDED.finished_at, reported_status = EXCLUDED.reported_status`,
-    [data.runId, projectId, data.finishedAt, data.status],
+    [data.runId, projectId, keptInstant(data.finishedAt), data.status],
   );
 }
 
@@ -809,7 +810,7 @@ function resultRow(projectId: string, data: Of<'test.result-recorded'>['data']):
     status: item.status,
     expected_status: item.expectedStatus ?? null,
     duration_ms: item.durationMs,
-    started_at: item.startedAt,
+    started_at: keptInstant(item.startedAt),
     tags: item.tags ?? [],
   };
 }

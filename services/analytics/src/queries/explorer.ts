@@ -4,6 +4,7 @@
  * when the request names runs.
  */
 import {
+  keptInstant,
   paginationOf,
   type ExplorerData,
   type ExplorerQuery,
@@ -170,7 +171,7 @@ export async function explore(
     status: row.last_status,
     lastRun: {
       duration: row.last_duration,
-      timestamp: new Date(row.last_at).toISOString(),
+      timestamp: keptInstant(row.last_at),
       testRunId: row.last_run_id,
       counter: row.counter ?? 0,
       branch: row.branch ?? '',

@@ -1,5 +1,6 @@
 /** The dashboard, the filters and execution performance (API.md), over the analytics read model. */
 import {
+  keptInstant,
   Outcome,
   type AnalyticsRunBrief,
   type Dashboard,
@@ -46,7 +47,7 @@ export function runBriefOf(row: RunRow): AnalyticsRunBrief {
       : row.failed > 0 || (row.reported_status ?? 'passed') !== 'passed'
         ? 'failed'
         : 'passed',
-    startedAt: startedAt.toISOString(),
+    startedAt: keptInstant(startedAt),
     durationMs: finished
       ? Math.max(0, new Date(row.finished_at as string).getTime() - startedAt.getTime())
       : null,

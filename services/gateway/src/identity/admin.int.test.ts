@@ -335,7 +335,7 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
       [
         'an expiry that is not a date-time',
         () => post('/tokens', { kind: 'personal', userId: 'u', projectIds: ['p'], expiresAt: 'tomorrow' }),
-        /^expiresAt: must be a valid datetime/,
+        /^expiresAt: must be an RFC 3339 date-time/,
       ],
       ['a path id with a space', () => del('/tokens/a%20b'), /^tokenId: must be an id/],
     ];

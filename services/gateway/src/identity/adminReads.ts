@@ -3,6 +3,7 @@
  * users and tokens, listed oldest first. A token is listed by its metadata; its secret's hash never leaves
  * the read model.
  */
+import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
 import type {
   AdminOrganization,
   AdminOrganizationDetail,
@@ -14,8 +15,6 @@ import type {
 } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
 import {
-  iso,
-  isoOrNull,
   type Timestamp as Time,
   tokenOfRow,
   type TokenRow,
@@ -54,10 +53,10 @@ const organizationOf = (row: OrganizationRow): AdminOrganization => ({
     name: row.plan_name,
     testCaseLimit: row.test_case_limit,
     projectLimit: row.project_limit,
-    periodStart: isoOrNull(row.period_start),
-    periodEnd: isoOrNull(row.period_end),
+    periodStart: keptInstantOrNull(row.period_start),
+    periodEnd: keptInstantOrNull(row.period_end),
   },
-  createdAt: iso(row.created_at),
+  createdAt: keptInstant(row.created_at),
 });
 
 /** `count(*) OVER ()` rides along each row; a page past the end has no row, so its total is asked apart. */
@@ -121,12 +120,12 @@ export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
           name: project.name,
           organizationId,
           allocation: project.allocation,
-          createdAt: iso(project.created_at),
+          createdAt: keptInstant(project.created_at),
         })),
         members: members.rows.map((member) => ({
           userId: member.user_id,
           role: member.role,
-          updatedAt: iso(member.updated_at),
+          updatedAt: keptInstant(member.updated_at),
         })),
       };
     },
@@ -144,7 +143,7 @@ export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
           email: row.email,
           firstName: row.first_name,
           lastName: row.last_name,
-          createdAt: iso(row.created_at),
+          createdAt: keptInstant(row.created_at),
         }),
       );
     },

@@ -8,7 +8,7 @@
  * Keyed by case number, not by case id, so that a test may name a case before the case exists (the link
  * shows once it does); kept in its own schema so that it is rebuilt without touching the case tables.
  */
-import { parseTestResultsEvent, type ResultItem } from '@verdict/contracts';
+import { parseTestResultsEvent, type ResultItem, keptInstant } from '@verdict/contracts';
 import type { Projection } from '@verdict/platform';
 import { derivedId } from '../shared/ids';
 
@@ -76,7 +76,7 @@ export function linkedTestsProjection(name: string = LINKS_READ_MODEL): Projecti
         if (numbers.length === 0) continue;
         const { fullTitle, displayTitle } = titlesOf(item);
         const testId = derivedId('automated-test', envelope.projectId, item.file, ...item.titlePath);
-        const at = item.startedAt;
+        const at = keptInstant(item.startedAt);
         for (const number of numbers) {
           await tx.query(
             `INSERT INTO ${schema}.linked_tests AS l (project_id, case_number, test_id, full_title,

@@ -2,6 +2,7 @@
  * The reads of the service, over the read model (and the links model beside it). Every query is scoped
  * to the path's project, so an id of another project reads as missing.
  */
+import { keptDayOrInstant, keptInstant, keptInstantOrNull } from '@verdict/contracts';
 import type {
   CaseAttachment,
   CaseChange,
@@ -61,10 +62,6 @@ async function countCases(store: ReadStore, projectId: string, filter: string, p
   }
   return total;
 }
-
-const iso = (value: Date | string | null): string | null =>
-  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
-const isoOf = (value: Date | string): string => iso(value) as string;
 
 // ---------------------------------------------------------------------------------------------------------
 // Users
@@ -216,8 +213,8 @@ function caseOf(store: ReadStore, row: CaseRow): ManualTestCase {
     _id: l._id,
     fullTitle: l.fullTitle,
     displayTitle: l.displayTitle,
-    linkedAt: isoOf(l.linkedAt),
-    lastResult: { status: l.status, runId: l.runId, at: isoOf(l.at) },
+    linkedAt: keptInstant(l.linkedAt),
+    lastResult: { status: l.status, runId: l.runId, at: keptInstant(l.at) },
   }));
   const latest = linked
     .map((test) => test.lastResult)
@@ -258,8 +255,8 @@ function caseOf(store: ReadStore, row: CaseRow): ManualTestCase {
     linkedTests: linked,
     attachments: row.attachments.map((a) => attachmentOf(store, a)),
     revision: row.revision,
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 
@@ -368,7 +365,7 @@ async function historyOf(store: ReadStore, caseId: string, limit: number, offset
   const items: CaseChange[] = rows.map((r) => ({
     revision: r.revision,
     kind: r.kind,
-    at: isoOf(r.at),
+    at: keptInstant(r.at),
     by: userOf(users, r.by_user),
     changes: r.changes,
     comments: r.comments,
@@ -486,8 +483,8 @@ async function suiteOf(store: ReadStore, projectId: string, row: SuiteRow) {
     parentId: row.parent_id,
     path: await suitePath(store, projectId, row.id),
     caseCount: row.case_count,
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 
@@ -600,8 +597,8 @@ function runOf(row: RunRow, users: Map<string, ManualUser>) {
     assignee: userOf(users, row.assignee_user_id),
     createdBy: userOf(users, row.created_by),
     progress: progressOf(row),
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 
@@ -702,7 +699,7 @@ async function runCasesOf(store: ReadStore, runId: string, refId?: string) {
       by: userOf(users, h.by),
       at: h.at,
     })),
-    updatedAt: isoOf(r.updated_at),
+    updatedAt: keptInstant(r.updated_at),
   }));
 }
 
@@ -753,13 +750,13 @@ function releaseOf(row: ReleaseRow) {
     releaseId: keyOf('MS', row.number),
     name: row.name,
     description: row.description,
-    startDate: row.start_date,
-    dueDate: row.due_date,
+    startDate: keptDayOrInstant(row.start_date),
+    dueDate: keptDayOrInstant(row.due_date),
     status: row.status,
     runCount: row.run_count,
     progress: progressOf(row),
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 
@@ -830,10 +827,10 @@ function sessionOf(row: SessionRow, users: Map<string, ManualUser>) {
         : null,
     assignee: userOf(users, row.assignee_user_id),
     createdBy: userOf(users, row.created_by),
-    startedAt: iso(row.started_at),
-    completedAt: iso(row.completed_at),
-    createdAt: isoOf(row.created_at),
-    updatedAt: isoOf(row.updated_at),
+    startedAt: keptInstantOrNull(row.started_at),
+    completedAt: keptInstantOrNull(row.completed_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 

@@ -17,6 +17,7 @@
  * - An artifact attached to a result but not uploaded (yet) still gets a URL: the artifact download path,
  *   which answers 404 until the upload arrives.
  */
+import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
 import type { Outcome, ResultStatus, TestError, TestStep } from '@verdict/contracts';
 import { NotFoundError, type SqlExecutor } from '@verdict/platform';
 import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../reads/queries';
@@ -75,8 +76,6 @@ export interface PagedBundle<T> {
 }
 
 type Timestamp = Date | string;
-const iso = (value: Timestamp): string => new Date(value).toISOString();
-const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
 const platformOrNull = (project: string): string | null => (project === NO_PLATFORM ? null : project);
 
 // ——— the run ———
@@ -126,8 +125,8 @@ function metaOf(projectId: string, run: RunRow, view: BundleView, now: Date): Bu
     projectId,
     runId: run.id,
     runTitle: run.title,
-    startedAt: iso(run.started_at),
-    finishedAt: isoOrNull(run.finished_at),
+    startedAt: keptInstant(run.started_at),
+    finishedAt: keptInstantOrNull(run.finished_at),
     durationMs: run.duration_ms === null ? null : Number(run.duration_ms),
     stats: {
       total: run.total,
@@ -547,7 +546,7 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow): BundleTest {
     status: result.status,
     outcome: result.outcome,
     durationMs: Number(result.duration_ms),
-    startedAt: iso(result.started_at),
+    startedAt: keptInstant(result.started_at),
     tags: result.tags,
     annotations: (result.annotations ?? []).map(({ type, description }) => ({
       type,

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  keptInstant,
   parseTestResultsEvent,
   testCaseKey,
   type ResultItem,
@@ -210,7 +211,7 @@ async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Pr
         jsonOrNull(d.ci),
         jsonOrNull(d.framework),
         d.tags,
-        d.startedAt,
+        keptInstant(d.startedAt),
       ],
     );
   } else if (event.type === 'run.finished') {
@@ -218,7 +219,7 @@ async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Pr
       `UPDATE ${schema}.runs SET status = 'finished', finished_at = $2, reported_status = $3,
          duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($2::timestamptz - started_at)) * 1000)::bigint)
        WHERE id = $1`,
-      [event.data.runId, event.data.finishedAt, event.data.status],
+      [event.data.runId, keptInstant(event.data.finishedAt), event.data.status],
     );
   }
 }
@@ -295,7 +296,7 @@ async function recordAttempts(tx: SqlExecutor, schema: string, batch: KeyedResul
     status: item.status,
     expected_status: item.expectedStatus ?? null,
     duration_ms: item.durationMs,
-    started_at: item.startedAt,
+    started_at: keptInstant(item.startedAt),
     error: item.error ?? null,
     steps: item.steps ?? null,
     stdout: item.stdout ?? null,
@@ -400,7 +401,7 @@ function testCasesOf(batch: KeyedResult[]): SeenTestCase[] {
   const seen = new Map<string, SeenTestCase>();
   for (const { projectId, testCaseId: id, item } of batch) {
     const key = `${projectId}\u0000${id}`;
-    const at = new Date(item.startedAt).toISOString();
+    const at = keptInstant(item.startedAt);
     let entry = seen.get(key);
     if (entry === undefined) {
       entry = {

@@ -2,6 +2,7 @@
  * Queries over the runs read model (projections/runsReadModel.ts). Each takes the project it reads for and
  * never returns a row of another project, so a run or test case of another project reads as absent.
  */
+import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
 import type {
   CoverageReport,
   Outcome,
@@ -28,8 +29,6 @@ export interface Page<T> {
 }
 
 type Timestamp = Date | string;
-const iso = (value: Timestamp): string => new Date(value).toISOString();
-const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
 const platformOrNull = (project: string): string | null => (project === NO_PLATFORM ? null : project);
 
 /** Escapes LIKE's wildcards so a search for "50%" finds "50%", not everything after "50". */
@@ -74,8 +73,8 @@ function runOfRow(row: RunRow): TestRunRecord {
     ci: row.ci,
     framework: row.framework,
     tags: row.tags,
-    startedAt: iso(row.started_at),
-    finishedAt: isoOrNull(row.finished_at),
+    startedAt: keptInstant(row.started_at),
+    finishedAt: keptInstantOrNull(row.finished_at),
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
     stats: {
       total: row.total,
@@ -377,8 +376,8 @@ export async function findTestCase(
     title: row.title,
     platforms: row.platforms,
     tags: row.tags,
-    firstSeenAt: iso(row.first_seen_at),
-    lastSeenAt: iso(row.last_seen_at),
+    firstSeenAt: keptInstant(row.first_seen_at),
+    lastSeenAt: keptInstant(row.last_seen_at),
     stats: {
       total: row.total,
       passed: row.passed,
@@ -434,7 +433,7 @@ export async function testCaseHistory(
       outcome: row.outcome,
       attempts: row.attempts,
       durationMs: row.duration_ms,
-      startedAt: iso(row.started_at),
+      startedAt: keptInstant(row.started_at),
       errorMessage: row.error_message,
     })),
   };

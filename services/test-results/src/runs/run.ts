@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  keptInstant,
   parseTestResultsEvent,
   type RunArtifactAdded,
   type RunCoverageAdded,
@@ -163,7 +164,7 @@ export function summaryOf(state: ExistingRun): RunSummary {
     branch: run.branch,
     environment: run.environment,
     commit: run.commit,
-    startedAt: run.startedAt,
-    finishedAt: state.status === 'finished' ? state.finishedAt : null,
+    startedAt: keptInstant(run.startedAt),
+    finishedAt: state.status === 'finished' ? keptInstant(state.finishedAt) : null,
   };
 }

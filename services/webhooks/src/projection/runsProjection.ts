@@ -11,6 +11,8 @@ import {
   type ResultItem,
   type WebhookEventName,
   type WebhookRun,
+  keptInstant,
+  keptInstantOrNull,
 } from '@verdict/contracts';
 import type { Clock, Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
 import type { Claimed, Reservation } from '../delivery/dispatcher';
@@ -163,8 +165,8 @@ function webhookRunOf(row: RunRow, publicUrl: string): WebhookRun {
       flaky: Number(row.flaky),
       skipped: Number(row.skipped),
     },
-    startedAt: new Date(row.started_at).toISOString(),
-    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    startedAt: keptInstant(row.started_at),
+    finishedAt: keptInstantOrNull(row.finished_at),
     url: runUrl(publicUrl, row.project_id, row.id),
   };
 }
@@ -273,7 +275,7 @@ export function webhookRunsProjection(options: RunsProjectionOptions): Projectio
                 branch: d.branch,
                 environment: d.environment,
                 commit: d.commit,
-                started_at: d.startedAt,
+                started_at: keptInstant(d.startedAt),
               })),
             ),
           ],
@@ -284,7 +286,7 @@ export function webhookRunsProjection(options: RunsProjectionOptions): Projectio
       for (const { event } of lifecycle) {
         if (event.type === 'run.finished')
           finished.set(event.data.runId, {
-            finished_at: event.data.finishedAt,
+            finished_at: keptInstant(event.data.finishedAt),
             reported_status: event.data.status,
           });
       }

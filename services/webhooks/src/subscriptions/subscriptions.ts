@@ -14,6 +14,8 @@ import {
   type WebhookDeliveryAttempt,
   type WebhookEventName,
   type WebhookOutcome,
+  keptInstant,
+  keptInstantOrNull,
 } from '@verdict/contracts';
 import { NotFoundError, ValidationError, newId, type Clock, type SqlDatabase } from '@verdict/platform';
 import { checkTarget, checkUrlShape, type TargetPolicy } from '../security/targets';
@@ -56,9 +58,9 @@ function webhookOf(row: SubscriptionRow, now: Date, cutover: Date): Webhook {
     description: row.description,
     active: row.active,
     failureCount: Number(row.failure_count),
-    disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at).toISOString(),
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    disabledAt: keptInstantOrNull(row.disabled_at),
+    createdAt: keptInstant(row.created_at),
+    updatedAt: keptInstant(row.updated_at),
   };
 }
 
@@ -250,8 +252,6 @@ interface AttemptRow {
   next_attempt_at: Date | null;
 }
 
-const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
-
 function attemptOf(row: AttemptRow, webhookId: string): WebhookDeliveryAttempt {
   return {
     id: row.id,
@@ -263,9 +263,9 @@ function attemptOf(row: AttemptRow, webhookId: string): WebhookDeliveryAttempt {
     statusCode: row.status_code === null ? null : Number(row.status_code),
     responseTimeMs: row.response_time_ms === null ? null : Number(row.response_time_ms),
     error: row.error,
-    createdAt: new Date(row.created_at).toISOString(),
-    attemptedAt: iso(row.attempted_at),
-    nextAttemptAt: iso(row.next_attempt_at),
+    createdAt: keptInstant(row.created_at),
+    attemptedAt: keptInstantOrNull(row.attempted_at),
+    nextAttemptAt: keptInstantOrNull(row.next_attempt_at),
   };
 }
 

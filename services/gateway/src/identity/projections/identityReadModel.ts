@@ -5,7 +5,13 @@
  * never the cleartext. Every statement is idempotent on its own (insert-if-absent, keep the first
  * revocation), so applying an event twice changes nothing even without the projector's checkpoints.
  */
-import { parseIdentityEvent, type IdentityEvent, type MembershipRole } from '@verdict/contracts';
+import {
+  parseIdentityEvent,
+  type IdentityEvent,
+  type MembershipRole,
+  keptInstant,
+  keptInstantOrNull,
+} from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
 import type { IdentityDirectory, ProjectRecord, Role, TokenRecord } from '../directory';
 import { normalizeEmail } from '../users/user';
@@ -174,8 +180,6 @@ export interface IdentityReadModel extends IdentityDirectory {
 
 /** A timestamp as a driver returns it: a Date (pg), or a string (a JSON aggregate). */
 export type Timestamp = Date | string;
-export const iso = (value: Timestamp): string => new Date(value).toISOString();
-export const isoOrNull = (value: Timestamp | null): string | null => (value === null ? null : iso(value));
 
 export interface TokenRow {
   id: string;
@@ -214,9 +218,9 @@ export function tokenOfRow(row: TokenRow): TokenRecord {
     projectIds: row.project_ids,
     scopes: row.scopes,
     secretHash: row.secret_hash,
-    createdAt: iso(row.created_at),
-    expiresAt: isoOrNull(row.expires_at),
-    revokedAt: isoOrNull(row.revoked_at),
+    createdAt: keptInstant(row.created_at),
+    expiresAt: keptInstantOrNull(row.expires_at),
+    revokedAt: keptInstantOrNull(row.revoked_at),
     ...(row.owner_roles ? { ownerRoles: row.owner_roles } : {}),
   };
 }
@@ -271,7 +275,7 @@ export function createSqlIdentityDirectory(
             email: row.email,
             firstName: row.first_name,
             lastName: row.last_name,
-            createdAt: iso(row.created_at),
+            createdAt: keptInstant(row.created_at),
           }
         : null;
     },
