@@ -152,6 +152,21 @@ describe.each(adapters)('SQL port on %s', (kind, open) => {
     expect(row.param).toBe(7);
     expect(row.absent).toBeNull();
   });
+
+  it('when a timestamptz of a year before 100 comes back, then it is that year on both adapters (issue 19: PGlite read 0001 as 2001, 0020-02-29 as Invalid Date)', async () => {
+    const { rows } = await db.query<Record<string, Date>>(
+      `SELECT '0020-02-29T00:00:00Z'::timestamptz AS leap, '0001-01-01T00:00:00Z'::timestamptz AS first,
+              '0001-06-01T00:00:00Z BC'::timestamptz AS before, '0099-12-31T23:59:59.5Z'::timestamptz AS late,
+              '0020-02-29 00:00:00'::timestamp AS local`,
+    );
+    const row = rows[0] ?? {};
+    expect(row.leap?.toISOString()).toBe('0020-02-29T00:00:00.000Z');
+    expect(row.first?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    // 1 BC is year 0 of ISO 8601 and of JavaScript.
+    expect(row.before?.toISOString()).toBe('0000-06-01T00:00:00.000Z');
+    expect(row.late?.toISOString()).toBe('0099-12-31T23:59:59.500Z');
+    expect(row.local?.getFullYear()).toBe(20);
+  });
 });
 
 describe('SQL port on PGlite, one connection', () => {
