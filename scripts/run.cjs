@@ -141,6 +141,11 @@ async function main() {
       process.exit(code);
       break;
     }
+    case 'dlq': {
+      // An admin API client: the dead letters of a running Verdict (scripts/dlq.cjs).
+      process.exit(await run(node22, [path.join(root, 'scripts/dlq.cjs'), ...rest]));
+      break;
+    }
     default:
       log(`unknown command ${command}`);
       process.exit(2);

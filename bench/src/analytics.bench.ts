@@ -9,6 +9,7 @@ import { startGateway } from '@verdict/gateway';
 import {
   createInProcessBus,
   createMemoryCheckpointStore,
+  createSqlDeadLetterStore,
   createMemoryKeyValue,
   createMemoryRateLimiter,
   listen,
@@ -204,6 +205,11 @@ export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
       checkpoints: createMemoryCheckpointStore(),
       clock: systemClock,
       logger: silentLogger(),
+      deadLetters: createSqlDeadLetterStore({
+        db,
+        clock: systemClock,
+        schema: uniqueNameForBench('bench_dl'),
+      }),
     },
     {
       adminKey: ADMIN_KEY,

@@ -22,3 +22,4 @@ export * from './webhooks';
 export * from './webhookSignature';
 export * from './analytics';
 export * from './analyticsRoutes';
+export * from './deadLetters';

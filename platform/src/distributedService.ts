@@ -5,11 +5,15 @@
 // bus, never loads pg, kafkajs or the registry client.
 import { EVENT_CATALOG } from '@verdict/contracts';
 import type { Router } from 'express';
+import type { Registry } from 'prom-client';
+import { systemClock } from './clock';
+import { withDeadLetters } from './deadLetters/bus';
+import { createSqlDeadLetterStore, type DeadLetterStore } from './deadLetters/store';
 import { createKafkaBus } from './eventBus/kafka';
 import { createSchemaRegistryCodec, type SchemaRegistryCodec } from './eventBus/schemaRegistry';
 import type { EventBus } from './eventBus/types';
 import { createPostgresDatabase } from './eventStore/postgres';
-import type { HttpApp } from './http/app';
+import { serviceRegistry, type HttpApp } from './http/app';
 import { createLogger, type Logger } from './logging';
 import { closeServer, listen, onShutdown } from './process';
 import type { SqlDatabase } from './sql/types';
@@ -28,9 +32,13 @@ export interface ServiceProcess {
   config: ServiceProcessConfig;
   logger: Logger;
   db: SqlDatabase;
+  /** The Kafka bus, keeping and counting its dead letters (platform/deadLetters). */
   bus: EventBus;
   /** Registers the event contracts (serveModule does, before the module starts). */
   codec: SchemaRegistryCodec;
+  deadLetters: DeadLetterStore;
+  /** The process's metrics (/metrics): give it to createHttpApp so dead letters and requests show together. */
+  metrics: Registry;
 }
 
 /** A service's module as the process runs it. */
@@ -52,8 +60,11 @@ export function openServiceProcess(service: string, config: ServiceProcessConfig
     connectionString: config.databaseUrl,
     applicationName: `verdict-${service}`,
   });
-  const { bus, codec } = openRegisteredBus(service, config, logger);
-  return { service, config, logger, db, bus, codec };
+  const { bus: registered, codec } = openRegisteredBus(service, config, logger);
+  const metrics = serviceRegistry(service);
+  const deadLetters = createSqlDeadLetterStore({ db, clock: systemClock });
+  const bus = withDeadLetters(registered, { store: deadLetters, logger, metrics });
+  return { service, config, logger, db, bus, codec, deadLetters, metrics };
 }
 
 /**

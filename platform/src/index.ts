@@ -8,6 +8,7 @@ export * from './config';
 export * from './sql/types';
 export * from './eventStore/index';
 export * from './eventBus/index';
+export * from './deadLetters/index';
 export * from './keyValue/index';
 export * from './relay/index';
 export * from './projections/index';

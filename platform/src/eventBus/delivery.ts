@@ -6,6 +6,7 @@
 import type { Logger } from '../logging';
 import {
   DLQ_HEADERS,
+  EVENT_ID_HEADER,
   type BatchContext,
   type IncomingMessage,
   type OutgoingMessage,
@@ -22,6 +23,7 @@ export interface ResolvedSubscribeOptions {
   maxBatchSize: number;
   concurrentPartitions: number;
   stopTimeoutMs: number;
+  onDeadLetter: SubscribeOptions['onDeadLetter'];
 }
 
 /**
@@ -40,6 +42,7 @@ export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubs
     maxBatchSize: options.maxBatchSize ?? 500,
     concurrentPartitions: options.concurrentPartitions ?? 1,
     stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+    onDeadLetter: options.onDeadLetter,
   };
   if (!resolved.groupId) throw new TypeError('subscribe: groupId is required');
   if (resolved.topics.length === 0) throw new TypeError('subscribe: at least one topic is required');
@@ -183,18 +186,22 @@ function callHandler(messages: IncomingMessage[], delivery: PartitionDelivery): 
   return untilAborted(handled, delivery.abandon, 'abandoned');
 }
 
-/** Returns false when the subscription stopped before the dead letter could be written. */
+/**
+ * Writes the dead letter, then tells onDeadLetter; each is retried until it succeeds. Returns false when the
+ * subscription stopped first: the message is then not committed, and is delivered (and judged) again.
+ */
 async function deadLetter(
   message: PendingMessage,
   failure: { error: unknown; deliveries: number },
   delivery: PartitionDelivery,
 ): Promise<boolean> {
+  const error = describeError(failure.error);
   const letter: OutgoingMessage = {
     key: message.key,
     value: message.value,
     headers: {
       ...message.headers,
-      [DLQ_HEADERS.error]: describeError(failure.error),
+      [DLQ_HEADERS.error]: error,
       [DLQ_HEADERS.originalTopic]: message.topic,
       [DLQ_HEADERS.originalPartition]: String(message.partition),
       [DLQ_HEADERS.originalOffset]: message.offset,
@@ -207,18 +214,43 @@ async function deadLetter(
     partition: message.partition,
     offset: message.offset,
     groupId: delivery.groupId,
+    eventId: message.headers[EVENT_ID_HEADER] ?? null,
   };
+  // Moving on without the dead letter (or its record) would lose the message silently: keep trying.
+  const published = await untilDone(
+    delivery,
+    () => delivery.publishDeadLetter(letter),
+    (err) => delivery.logger.error({ ...where, err }, 'could not write the dead letter; retrying'),
+  );
+  if (!published) return false;
+  // One line per dead letter, with what an operator needs to find it and why it failed.
+  delivery.logger.error(
+    { ...where, err: failure.error, error, attempts: failure.deliveries },
+    'message dead-lettered',
+  );
+  const { onDeadLetter } = delivery.options;
+  if (onDeadLetter === undefined) return true;
+  const notice = { ...where, key: message.key, value: message.value, headers: message.headers, error };
+  const { eventId: _eventId, ...rest } = notice;
+  return untilDone(
+    delivery,
+    () => onDeadLetter({ ...rest, attempts: failure.deliveries }),
+    (err) => delivery.logger.error({ ...where, err }, 'could not record the dead letter; retrying'),
+  );
+}
+
+/** Runs `work` until it resolves (true) or the subscription stops (false), waiting the backoff between. */
+async function untilDone(
+  delivery: PartitionDelivery,
+  work: () => Promise<void>,
+  onError: (error: unknown) => void,
+): Promise<boolean> {
   for (let round = 1; ; round += 1) {
     try {
-      await delivery.publishDeadLetter(letter);
-      delivery.logger.error(
-        { ...where, err: failure.error, attempts: failure.deliveries },
-        'message dead-lettered',
-      );
+      await work();
       return true;
     } catch (error) {
-      // Moving on without the dead letter would lose the message silently: keep trying until stopped.
-      delivery.logger.error({ ...where, err: error }, 'could not write the dead letter; retrying');
+      onError(error);
       if (!(await delivery.wait(backoffDelay(delivery.options.backoff, round)))) return false;
     }
   }

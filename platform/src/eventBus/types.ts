@@ -57,6 +57,28 @@ export interface SubscribeOptions {
    * aborts the batch's signal and leaves it uncommitted (default 10 s).
    */
   stopTimeoutMs?: number;
+  /**
+   * Told of each message once it is on the dead-letter topic, before the partition moves past it: the
+   * bookkeeping that lets an operator see and replay it (platform/deadLetters). Retried with the backoff
+   * until it resolves (the partition waits meanwhile), so it must be idempotent.
+   */
+  onDeadLetter?: (letter: DeadLetterNotice) => Promise<void>;
+}
+
+/** A message that went to the dead-letter topic, as its consumer saw it, and why. */
+export interface DeadLetterNotice {
+  groupId: string;
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string;
+  value: string;
+  /** The message's own headers, without the x-dlq-* ones the dead letter adds. */
+  headers: Record<string, string>;
+  /** `Name: message` of the handler's last error. */
+  error: string;
+  /** Deliveries it failed. */
+  attempts: number;
 }
 
 export interface Subscription {
@@ -81,6 +103,9 @@ export interface EventBus {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The header the outbox relay names an event's id in; the dead letters are kept by it. */
+export const EVENT_ID_HEADER = 'event-id';
 
 /** The dead-letter topic of a topic. */
 export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;

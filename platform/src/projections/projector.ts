@@ -1,4 +1,5 @@
 import { EventEnvelope } from '@verdict/contracts';
+import { replayedEventIds } from '../deadLetters/bus';
 import type { EventBus, IncomingMessage, Subscription } from '../eventBus/types';
 import type { EventStore, GlobalCursor, StoredEvent } from '../eventStore/types';
 import { START } from '../eventStore/types';
@@ -24,9 +25,11 @@ export interface Projector {
   init(): Promise<void>;
   /**
    * Applies events once: those at or below the stored position of their stream are skipped, the rest are
-   * applied and the positions saved in the same transaction. Returns how many were applied.
+   * applied and the positions saved in the same transaction. Returns how many were applied. `replays` names
+   * events that are dead letters sent again (replayedEventIds): never applied when they were dead-lettered,
+   * they are applied now even though their stream has moved past them, once (their ids are kept).
    */
-  applyEvents(events: StoredEvent[]): Promise<number>;
+  applyEvents(events: StoredEvent[], options?: { replays?: ReadonlySet<string> }): Promise<number>;
   /** Consumes the bus as the consumer group `projector.<name>`. */
   subscribe(
     bus: EventBus,
@@ -62,6 +65,7 @@ async function createTables(tx: SqlExecutor, projection: Projection, schema: str
        stream_position integer NOT NULL
      )`,
   );
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${schema}.projection_replays (event_id text PRIMARY KEY)`);
   await projection.setup(tx, schema);
 }
 
@@ -72,8 +76,10 @@ async function applyNew(
   schema: string,
   events: StoredEvent[],
   logger: Logger,
+  replays: ReadonlySet<string> = new Set(),
 ): Promise<number> {
   if (events.length === 0) return 0;
+  const replayed = await newReplays(tx, schema, events, replays);
   const streamIds = [...new Set(events.map((e) => e.streamId))];
   const { rows } = await tx.query<{ stream_id: string; stream_position: number }>(
     `SELECT stream_id, stream_position FROM ${schema}.projection_checkpoints WHERE stream_id = ANY($1::text[])`,
@@ -84,6 +90,12 @@ async function applyNew(
   const fresh: StoredEvent[] = [];
   for (const event of events) {
     const at = positions.get(event.streamId) ?? 0;
+    if (replayed.has(event.eventId)) {
+      // A dead letter sent again: its stream moved on without it, so its position is no guide.
+      fresh.push(event);
+      if (event.streamPosition > at) positions.set(event.streamId, event.streamPosition);
+      continue;
+    }
     if (event.streamPosition <= at) continue;
     if (event.streamPosition > at + 1 && at > 0) {
       logger.warn(
@@ -101,6 +113,12 @@ async function applyNew(
   }
   if (fresh.length === 0) return 0;
   await projection.apply(tx, fresh, schema);
+  if (replayed.size > 0) {
+    await tx.query(
+      `INSERT INTO ${schema}.projection_replays (event_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`,
+      [[...replayed]],
+    );
+  }
   const changed = [...positions].filter(([id, position]) => stored.get(id) !== position);
   await tx.query(
     `INSERT INTO ${schema}.projection_checkpoints (stream_id, stream_position)
@@ -109,6 +127,23 @@ async function applyNew(
     [changed.map(([id]) => id), changed.map(([, position]) => position)],
   );
   return fresh.length;
+}
+
+/** Of the events that are replays, those this projection has not applied as a replay before. */
+async function newReplays(
+  tx: SqlExecutor,
+  schema: string,
+  events: StoredEvent[],
+  replays: ReadonlySet<string>,
+): Promise<Set<string>> {
+  const candidates = events.filter((event) => replays.has(event.eventId)).map((event) => event.eventId);
+  if (candidates.length === 0) return new Set();
+  const { rows } = await tx.query<{ event_id: string }>(
+    `SELECT event_id FROM ${schema}.projection_replays WHERE event_id = ANY($1::text[])`,
+    [candidates],
+  );
+  const applied = new Set(rows.map((row) => row.event_id));
+  return new Set(candidates.filter((id) => !applied.has(id)));
 }
 
 /**
@@ -130,11 +165,14 @@ export function createProjector(options: {
   const retired = `${projection.name}${RETIRED_SUFFIX}`;
   const lockKey = `projection:${projection.name}`;
 
-  async function applyEvents(events: StoredEvent[]): Promise<number> {
+  async function applyEvents(
+    events: StoredEvent[],
+    applyOptions: { replays?: ReadonlySet<string> } = {},
+  ): Promise<number> {
     return db.transaction(async (tx) => {
       // Shared: live batches run side by side; a rebuild's swap takes it exclusively and waits for them.
       await tx.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [lockKey]);
-      return applyNew(tx, projection, live, events, logger);
+      return applyNew(tx, projection, live, events, logger, applyOptions.replays);
     });
   }
 
@@ -167,7 +205,7 @@ export function createProjector(options: {
         fromBeginning: true,
         ...subscribeOptions,
         handleBatch: async (messages) => {
-          await applyEvents(messages.map(eventOfMessage));
+          await applyEvents(messages.map(eventOfMessage), { replays: replayedEventIds(messages) });
         },
       });
     },

@@ -1,4 +1,4 @@
-import type { EventBus, OutgoingMessage } from '../eventBus/types';
+import { EVENT_ID_HEADER, type EventBus, type OutgoingMessage } from '../eventBus/types';
 import type {
   EventMetadata,
   EventStore,
@@ -12,7 +12,7 @@ import type { CheckpointStore } from './checkpoints';
 
 /** Headers every relayed event carries, so consumers can dedupe and route without parsing the value. */
 export const EVENT_HEADERS = {
-  eventId: 'event-id',
+  eventId: EVENT_ID_HEADER,
   type: 'event-type',
   version: 'event-version',
   streamId: 'stream-id',

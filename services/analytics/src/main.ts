@@ -17,10 +17,11 @@ async function main(): Promise<void> {
   const http = createHttpApp({
     logger,
     service: 'analytics',
+    metrics: proc.metrics,
     readiness: { store: () => db.ping(), bus: () => bus.ping() },
   });
   const module = createAnalyticsModule(
-    { db, bus, clock: systemClock, logger, metrics: http.registry },
+    { db, bus, clock: systemClock, logger, metrics: proc.metrics },
     { internalSecret: config.internalSecret },
   );
   if (process.argv.includes('--rebuild')) {

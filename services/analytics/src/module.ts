@@ -5,6 +5,7 @@ import {
   createProjector,
   eventOfMessage,
   registerRoutes,
+  replayedEventIds,
   requireInternalIdentity,
   type Clock,
   type EventBus,
@@ -128,7 +129,7 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
       maxBatchSize: 1000,
       handleBatch: async (messages) => {
         const events = messages.map(eventOfMessage);
-        await projector.applyEvents(events);
+        await projector.applyEvents(events, { replays: replayedEventIds(messages) });
         metrics.observe(
           projector.name,
           events.map((event) => event.occurredAt),

@@ -14,6 +14,7 @@ import {
   createSqlKeyValue,
   createMemoryRateLimiter,
   createFilesystemBlobStore,
+  createSqlDeadLetterStore,
   createSqlEventStore,
   listen,
   loadConfig,
@@ -23,6 +24,7 @@ import {
   runMain,
   serviceRegistry,
   systemClock,
+  withDeadLetters,
 } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createTestResultsModule, TEST_RESULTS_SCHEMA } from '@verdict/test-results';
@@ -79,7 +81,11 @@ async function main(): Promise<void> {
   const metrics = serviceRegistry('verdict');
 
   const db = await createPGliteDatabase({ dataDir: path.join(config.dataDir, 'pglite'), lowMemory: true });
-  const bus = createInProcessBus({ logger });
+  // Dead letters are kept in PGlite (the in-process bus forgets its own at exit), counted on /metrics, and
+  // listed and replayed through the admin API (npm run dlq).
+  const deadLetters = createSqlDeadLetterStore({ db, clock: systemClock });
+  await deadLetters.init();
+  const bus = withDeadLetters(createInProcessBus({ logger }), { store: deadLetters, logger, metrics });
   // In the database, not in memory: token usage and the identity version outlive a restart.
   const kv = await createSqlKeyValue({ db, schema: 'verdict_key_values' });
   const rateLimiter = createMemoryRateLimiter();
@@ -153,6 +159,7 @@ async function main(): Promise<void> {
         clock: systemClock,
         logger,
         metrics,
+        deadLetters,
       },
       {
         adminKey: adminKey.key,

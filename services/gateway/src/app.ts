@@ -1,7 +1,17 @@
 import path from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
-import type { BlobStore, Clock, KeyValue, Logger, RateLimiter, Registry, RouteSpec } from '@verdict/platform';
+import type {
+  BlobStore,
+  Clock,
+  DeadLetterStore,
+  EventBus,
+  KeyValue,
+  Logger,
+  RateLimiter,
+  Registry,
+  RouteSpec,
+} from '@verdict/platform';
 import {
   buildOpenApiDocument,
   createHttpApp,
@@ -12,6 +22,7 @@ import {
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import { limitFailedAdminKeys } from './access/rateLimits';
 import type { Identity } from './identity/module';
+import { deadLetterRouter } from './operations/deadLetters.http';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
 import { adminRoutes, downloadRoutes, gatewayApiRoutes } from './routes';
@@ -43,6 +54,8 @@ export interface GatewayOptions {
   trustProxy?: boolean | number | string;
   /** Artifact downloads: the blob store and the secret their URLs are signed with. */
   downloads?: { blobs: BlobStore; secret: string };
+  /** The dead letters of every consumer and the bus their replays go out on (admin API). */
+  deadLetters: { store: DeadLetterStore; bus: EventBus };
 }
 
 /** Every route of the public API: the gateway's own and those of the services behind it. */
@@ -148,6 +161,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     rejectUnknownRoutes(adminRoutes),
     limitFailedAdminKeys({ rateLimiter: options.rateLimiter, logger: options.logger }),
     options.identity.adminRouter(options.adminKey),
+    deadLetterRouter(options.deadLetters, options.adminKey),
   );
   if (options.downloads) {
     const { blobs, secret } = options.downloads;

@@ -3,6 +3,7 @@ import type {
   BlobStore,
   CheckpointStore,
   Clock,
+  DeadLetterStore,
   EventBus,
   KeyValue,
   Logger,
@@ -29,6 +30,8 @@ export interface GatewayPorts {
   logger: Logger;
   /** Where the gateway's metrics go, shared with modules of the same process; its own when omitted. */
   metrics?: Registry;
+  /** The dead letters of every consumer (one table in the shared database), for the admin API. */
+  deadLetters: DeadLetterStore;
 }
 
 export interface GatewaySettings {
@@ -89,6 +92,7 @@ export async function startGateway(ports: GatewayPorts, settings: GatewaySetting
     kv: ports.kv,
     clock: ports.clock,
     ...(ports.metrics ? { metrics: ports.metrics } : {}),
+    deadLetters: { store: ports.deadLetters, bus: ports.bus },
     ...appSettings,
   });
   return { app, identity, stop: () => identity.stop() };

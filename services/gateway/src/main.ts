@@ -5,11 +5,14 @@ import {
   createFilesystemBlobStore,
   createLogger,
   createSqlCheckpointStore,
+  createSqlDeadLetterStore,
   listen,
   loadConfig,
   onShutdown,
   runMain,
+  serviceRegistry,
   systemClock,
+  withDeadLetters,
 } from '@verdict/platform';
 import { openRegisteredBus } from '@verdict/platform/distributed';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
@@ -25,9 +28,12 @@ async function main(): Promise<void> {
     connectionString: config.databaseUrl,
     applicationName: 'verdict-gateway',
   });
-  const { bus, codec } = openRegisteredBus('gateway', config, logger);
+  const { bus: registered, codec } = openRegisteredBus('gateway', config, logger);
   // A contract the registry refuses stops the start here, naming the event.
   await codec.register();
+  const metrics = serviceRegistry('gateway');
+  const deadLetters = createSqlDeadLetterStore({ db, clock: systemClock });
+  const bus = withDeadLetters(registered, { store: deadLetters, logger, metrics });
   // One connection: the rate limits and the identity version read of a request leave in one write.
   const { kv, rateLimiter } = createRedisStores({ url: config.redisUrl, logger });
   const gateway = await startGateway(
@@ -39,6 +45,8 @@ async function main(): Promise<void> {
       checkpoints: await createSqlCheckpointStore(db, GATEWAY_SCHEMA),
       clock: systemClock,
       logger,
+      metrics,
+      deadLetters,
     },
     {
       adminKey: config.adminKey,

@@ -15,10 +15,14 @@ import {
   CreateOrganizationRequest,
   CreateProjectRequest,
   CreateUserRequest,
+  DeadLetterRecord,
+  DeadLettersQuery,
   IssuedToken,
   IssueTokenRequest,
   listEnvelope,
   ProjectPath,
+  ReplayDeadLettersRequest,
+  ReplayedDeadLetters,
   RevokedToken,
   SetMembershipRequest,
   successEnvelope,
@@ -141,6 +145,32 @@ export const adminRoutes: RouteSpec[] = [
     security: 'admin',
     body: IssueTokenRequest,
     responses: { 201: ok(IssuedToken, 'Created') },
+  },
+  {
+    method: 'get',
+    path: '/dead-letters',
+    summary: 'List dead letters, oldest first: messages a consumer could not handle after its retries',
+    description:
+      'One letter per consumer group and event, with the last error. `status`: pending (not replayed), ' +
+      'replaying (sent again, not yet handled), replayed (handled). `npm run dlq -- list` reads this.',
+    tag: 'Operations',
+    security: 'admin',
+    query: DeadLettersQuery,
+    responses: { 200: { description: 'OK', schema: listEnvelope(DeadLetterRecord) } },
+  },
+  {
+    method: 'post',
+    path: '/dead-letters/replay',
+    summary: 'Replay dead letters into the consumers that failed them (after a fix); idempotent',
+    description:
+      'Sends every letter not replayed yet (or those `id`, `eventId`, `consumer` name) to its consumer ' +
+      'again, oldest first; other consumers of the topic skip it. A replayed letter is never sent again, and ' +
+      'a consumer applies a replayed event once. One that fails again is pending again with `times` + 1. ' +
+      '`npm run dlq -- replay [--event <id>]` calls this.',
+    tag: 'Operations',
+    security: 'admin',
+    body: ReplayDeadLettersRequest,
+    responses: { 200: ok(ReplayedDeadLetters) },
   },
   {
     method: 'delete',

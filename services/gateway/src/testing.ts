@@ -6,6 +6,7 @@ import {
   createMemoryKeyValue,
   createMemoryRateLimiter,
   createSqlCheckpointStore,
+  createSqlDeadLetterStore,
   listen,
   newSecret,
   silentLogger,
@@ -72,6 +73,11 @@ async function startReplica(shared: Shared, names: Record<string, string>, servi
         : createMemoryCheckpointStore(),
       clock: systemClock,
       logger: silentLogger(),
+      deadLetters: createSqlDeadLetterStore({
+        db: shared.db,
+        clock: systemClock,
+        schema: `${names.storeSchema}_dead_letters`,
+      }),
     },
     {
       adminKey: ADMIN_KEY,

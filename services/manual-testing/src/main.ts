@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   const http = createHttpApp({
     logger,
     service: 'manual-testing',
+    metrics: proc.metrics,
     bodyLimit: '2mb',
     readiness: { store: () => db.ping(), bus: () => bus.ping(), blobs: () => blobs.ping() },
   });

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   const http = createHttpApp({
     logger,
     service: 'test-results',
+    metrics: proc.metrics,
     bodyLimit: '10mb',
     admission: { limit: config.ingestConcurrency, matches: isBulkIngest },
     readiness: { store: () => db.ping(), bus: () => bus.ping(), blobs: () => blobs.ping() },

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   const http = createHttpApp({
     logger,
     service: 'webhooks',
+    metrics: proc.metrics,
     readiness: { store: () => db.ping(), bus: () => bus.ping() },
   });
   await serveModule(proc, http, module);

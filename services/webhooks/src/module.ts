@@ -4,6 +4,7 @@ import {
   createProjector,
   eventOfMessage,
   registerRoutes,
+  replayedEventIds,
   requireInternalIdentity,
   type Clock,
   type EventBus,
@@ -166,7 +167,7 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
           const ids = events.map((event) => event.eventId);
           let applied: number;
           try {
-            applied = await projector.applyEvents(events);
+            applied = await projector.applyEvents(events, { replays: replayedEventIds(messages) });
           } catch (error) {
             settleHeld(ids, false);
             throw error;
