@@ -123,12 +123,10 @@ async function main(): Promise<void> {
     },
     { internalSecret, artifactMaxBytes: config.artifactMaxBytes, publicUrl, urlSigningSecret },
   );
-  await testResults.start();
   const manualTesting = createManualTestingModule(
     { db, bus, blobs, checkpoints: createMemoryCheckpointStore(), clock: systemClock, logger },
     { internalSecret, publicUrl, urlSigningSecret, attachmentMaxBytes: config.artifactMaxBytes },
   );
-  await manualTesting.start();
   // Signing secrets are stored encrypted with a key that must outlive restarts: kept in the data folder.
   const webhooks = createWebhooksModule(
     { db, bus, clock: systemClock, logger },
@@ -139,13 +137,20 @@ async function main(): Promise<void> {
       ...webhookSettings,
     },
   );
-  await webhooks.start();
   // Analytics projects the test-results and identity topics of the in-process bus into its read models.
   const analytics = createAnalyticsModule(
     { db, bus, clock: systemClock, logger, metrics },
     { internalSecret },
   );
+  // Every consumer of a topic subscribes before its relay starts publishing: the in-process bus keeps a
+  // message only until the groups subscribed so far have read it, so a group that joined later would miss
+  // the events the relay republishes after a restart (analytics lost a run appended while stopped).
+  // test-results consumes and publishes its topic (projector first, then relay); the gateway's identity
+  // relay starts last, after manual testing and analytics subscribed to identity.
+  await manualTesting.start();
+  await webhooks.start();
   await analytics.start();
+  await testResults.start();
 
   const adminKey = await resolveAdminKey({ configured: config.adminKey, dataDir: config.dataDir });
   const { gateway, server, seed } = await (async () => {
