@@ -99,13 +99,20 @@ export type ExplorerSort = z.infer<typeof ExplorerSort>;
 export const ExplorerOrder = z.enum(['asc', 'desc']);
 export type ExplorerOrder = z.infer<typeof ExplorerOrder>;
 
+/** What `status` means, as the OpenAPI document and docs/api.md say it (queries/explorer.ts WINDOW_STATUS). */
+const EXPLORER_STATUS_DESCRIPTION =
+  'The status over the window (days, dateRange, fromDate/toDate, or the runs named), not the latest outcome. ' +
+  '`flaky`: flaked (failed, then passed on a retry) in some execution, or passed in one execution and failed ' +
+  'in another. `failed`: failed (every attempt) in some execution. `passed`: ran and never failed nor ' +
+  'flaked (every execution that was not skipped passed). `skipped`: every execution was skipped. A test ' +
+  'case may match both flaky and failed; its `status` shows the first of flaky, failed, passed, skipped ' +
+  'that it matches, and `lastRun.status` the outcome of its latest execution.';
+
 export const ExplorerQuery = z
   .strictObject({
     page,
     limit: queryInteger({ min: 1, max: 100, fallback: 50 }),
-    status: Outcome.optional().describe(
-      "The test case's aggregated status: the outcome of its latest execution in the window",
-    ),
+    status: Outcome.optional().describe(EXPLORER_STATUS_DESCRIPTION),
     specFilePath: Text.optional().describe('Exact spec file path'),
     platform: Text.optional().describe(
       'A platform (Playwright project, e.g. chromium): executions on it only',
@@ -134,6 +141,7 @@ export const ExplorerQuery = z
 export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
 
 export const ExplorerLastRun = z.object({
+  status: Outcome.describe('Outcome of the latest execution in the window'),
   duration: z.number(),
   timestamp: z.string(),
   testRunId: z.string(),
@@ -155,7 +163,7 @@ export const ExplorerTestCase = z.object({
   flakyRate: z.number(),
   avgDuration: z.number(),
   tags: z.array(z.string()),
-  status: Outcome,
+  status: Outcome.describe(EXPLORER_STATUS_DESCRIPTION),
   lastRun: ExplorerLastRun,
 });
 export type ExplorerTestCase = z.infer<typeof ExplorerTestCase>;

@@ -611,7 +611,10 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         flakyRate: 33.33,
         avgDuration: 233.33,
         tags: [],
+        // It flaked in run 2 and passed since: flaky over the window, passed at its latest execution.
+        status: 'flaky',
         lastRun: {
+          status: 'passed',
           duration: 100,
           timestamp: '2026-03-09T12:00:01.000Z',
           testRunId: 'run-3',
@@ -633,8 +636,6 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         (await get(`/${P}/test-case-explorer?${query}`)).body.data.testCases.map(
           (c: { title: string }) => c.title,
         );
-      expect(await titles('status=passed&sortBy=avgDuration')).toEqual(['pays', 'adds']);
-      expect(await titles('status=skipped')).toEqual(['signs in']);
       expect(await titles('tags=@auth')).toEqual(['signs in']);
       expect(await titles(`specFilePath=${encodeURIComponent(LOGIN)}`)).toEqual(['signs in']);
       expect(await titles('search=PAYS')).toEqual(['pays']);
@@ -643,6 +644,44 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       const run2 = await get(`/${P}/test-case-explorer?testRunId=run-2&sortBy=failRate`);
       expect(run2.body.data.testCases[0]).toMatchObject({ executions: 1, failureRate: 100 });
       expect(run2.body.data.appliedFilters.testRunId).toBe('run-2');
+    });
+
+    it('when filtered by status, then it is the status over the window: flaky = flaked or passed and failed, failed = failed at all, passed = never failed nor flaked, skipped = only skipped', async () => {
+      const cases = async (query: string) =>
+        (await get(`/${P}/test-case-explorer?sortBy=avgDuration&${query}`)).body.data.testCases.map(
+          (c: { title: string; status: string; lastRun: { status: string } }) =>
+            `${c.title}: ${c.status}, last ${c.lastRun.status}`,
+        );
+      // adds flaked in run 2 and passed in run 3; pays passed, failed, then passed: both flaky, though
+      // their latest execution passed. signs in failed twice and was skipped last.
+      expect(await cases('')).toEqual([
+        'pays: flaky, last passed',
+        'adds: flaky, last passed',
+        'signs in: failed, last skipped',
+      ]);
+      expect(await cases('status=flaky')).toEqual(['pays: flaky, last passed', 'adds: flaky, last passed']);
+      expect(await cases('status=failed')).toEqual([
+        'pays: flaky, last passed',
+        'signs in: failed, last skipped',
+      ]);
+      expect(await cases('status=passed')).toEqual([]);
+      expect(await cases('status=skipped')).toEqual([]);
+      // Over run 3 alone, adds and pays only passed and signs in was only skipped.
+      expect(await cases('testRunId=run-3&status=passed')).toEqual([
+        'pays: passed, last passed',
+        'adds: passed, last passed',
+      ]);
+      expect(await cases('testRunId=run-3&status=skipped')).toEqual(['signs in: skipped, last skipped']);
+      expect(await cases('testRunId=run-3&status=flaky')).toEqual([]);
+      // Narrowed to a platform (the per-day rows) and to the day of run 1 (pays only passed then).
+      expect(await cases('platform=chromium&status=flaky')).toEqual([
+        'pays: flaky, last passed',
+        'adds: flaky, last passed',
+      ]);
+      expect(await cases('fromDate=2026-03-08&toDate=2026-03-08&status=passed')).toEqual([
+        'pays: passed, last passed',
+        'adds: passed, last passed',
+      ]);
     });
 
     it('when limit is 2, then the second page holds the rest', async () => {

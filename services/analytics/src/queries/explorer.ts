@@ -2,6 +2,10 @@
  * The test case explorer (spec §4.6): per test case metrics over a window of days, read from the weekly and
  * daily aggregates (`case_week_totals`, `case_day_totals`, `case_days`), or from the executions themselves
  * when the request names runs.
+ *
+ * `status` (spec: "aggregated status such as passed, failed, flaky") is the status over that window, not
+ * the latest execution's outcome: a test that flaked on Monday and passed since is what a user filtering for
+ * flaky tests is looking for. WINDOW_STATUS says what each value means.
  */
 import {
   keptInstant,
@@ -36,6 +40,27 @@ export function explorerWindow(now: Date, query: ExplorerQuery): DayWindow {
   return lastDays(now, query.days);
 }
 
+/** Executions in the window that passed at the first attempt (every outcome is one of four). */
+const PASSED = '(a.executions - a.failed - a.flaky - a.skipped)';
+
+/**
+ * What each `status` means over the window (the filter), as SQL over the window's counts. A test case may
+ * match `flaky` and `failed` both; the status it shows is the first of these four that it matches.
+ */
+export const WINDOW_STATUS: Record<Outcome, string> = {
+  // Flaked (failed, then passed on a retry) in some execution, or passed in one and failed in another.
+  flaky: `(a.flaky > 0 OR (${PASSED} > 0 AND a.failed > 0))`,
+  // Failed (every attempt) in some execution.
+  failed: 'a.failed > 0',
+  // Ran, and never failed nor flaked: every execution that was not skipped passed.
+  passed: `(a.failed = 0 AND a.flaky = 0 AND ${PASSED} > 0)`,
+  // Every execution was skipped.
+  skipped: 'a.executions = a.skipped',
+};
+
+const SHOWN_STATUS = `CASE WHEN ${WINDOW_STATUS.flaky} THEN 'flaky' WHEN ${WINDOW_STATUS.failed} THEN 'failed'
+  WHEN ${WINDOW_STATUS.passed} THEN 'passed' ELSE 'skipped' END`;
+
 interface Row {
   case_id: string;
   file: string;
@@ -45,6 +70,7 @@ interface Row {
   executions: number;
   failed: number;
   flaky: number;
+  status: Outcome;
   duration_sum: number;
   platforms: string[];
   last_at: Date | string;
@@ -99,11 +125,12 @@ export async function explore(
   const source =
     runIds.length > 0
       ? `SELECT case_id, 1 AS executions, (outcome = 'failed')::int AS failed, (outcome = 'flaky')::int AS flaky,
-           duration_ms AS duration_sum, started_at AS last_at, outcome AS last_outcome, run_id AS last_run_id
+           (outcome = 'skipped')::int AS skipped, duration_ms AS duration_sum, started_at AS last_at,
+           outcome AS last_outcome, run_id AS last_run_id
          FROM ${s}.case_runs WHERE project_id = $1 AND run_id = ANY(${param(runIds)}::text[])
          ${rowFilters.map((f) => `AND ${f}`).join(' ')}`
       : rowFilters.length > 0
-        ? `SELECT case_id, executions, failed, flaky, duration_sum, last_at, last_outcome, last_run_id
+        ? `SELECT case_id, executions, failed, flaky, skipped, duration_sum, last_at, last_outcome, last_run_id
            FROM ${s}.case_days WHERE project_id = $1 AND ${windowDays()} AND ${rowFilters.join(' AND ')}`
         : caseTotalsOver(s, window, param);
   const caseFilters: string[] = [];
@@ -113,12 +140,7 @@ export async function explore(
     const like = param(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     caseFilters.push(`(t.full_title ILIKE ${like} OR t.file ILIKE ${like})`);
   }
-  // The latest outcome costs an ordered aggregate: computed only when the status filter needs it.
-  const lastOutcome =
-    query.status !== undefined
-      ? '(array_agg(last_outcome ORDER BY last_at DESC, last_run_id DESC))[1]'
-      : 'NULL::text';
-  if (query.status !== undefined) caseFilters.push(`a.last_outcome = ${param(query.status)}`);
+  if (query.status !== undefined) caseFilters.push(WINDOW_STATUS[query.status]);
   const order = [
     `${SORT_COLUMNS[query.sortBy]} ${query.order.toUpperCase()}`,
     ...(query.sortBy2 ? [`${SORT_COLUMNS[query.sortBy2]} ${query.order2.toUpperCase()}`] : []),
@@ -126,10 +148,10 @@ export async function explore(
   ].join(', ');
   const counted = `WITH a AS (
        SELECT case_id, sum(executions)::int AS executions, sum(failed)::int AS failed, sum(flaky)::int AS flaky,
-         sum(duration_sum)::float8 AS duration_sum, max(last_at) AS last_at, ${lastOutcome} AS last_outcome
+         sum(skipped)::int AS skipped, sum(duration_sum)::float8 AS duration_sum, max(last_at) AS last_at
        FROM (${source}) src GROUP BY case_id
      )
-     SELECT a.*, t.file, t.title, t.full_title, t.tags, t.platforms
+     SELECT a.*, ${SHOWN_STATUS} AS status, t.file, t.title, t.full_title, t.tags, t.platforms
      FROM a JOIN ${s}.test_cases t ON t.project_id = $1 AND t.case_id = a.case_id
      ${caseFilters.length > 0 ? `WHERE ${caseFilters.join(' AND ')}` : ''}`;
   const countedParams = [...params];
@@ -168,8 +190,9 @@ export async function explore(
     flakyRate: percent(row.flaky, row.executions),
     avgDuration: row.executions > 0 ? round2(row.duration_sum / row.executions) : 0,
     tags: row.tags,
-    status: row.last_status,
+    status: row.status,
     lastRun: {
+      status: row.last_status,
       duration: row.last_duration,
       timestamp: keptInstant(row.last_at),
       testRunId: row.last_run_id,
