@@ -4,6 +4,7 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
@@ -14,10 +15,130 @@ function log(message) {
   process.stderr.write(`[verdict] ${message}\n`);
 }
 
-/** Runs a command to completion, forwarding its output; resolves with its exit code. */
-function run(command, args, options = {}) {
+/**
+ * The variable that names the descriptor of the pipe a launcher holds open to its child (platform's
+ * LAUNCHER_FD_VARIABLE): the child stops when the pipe ends, that is when the launcher is gone, however.
+ */
+const LAUNCHER_FD_VARIABLE = 'VERDICT_LAUNCHER_FD';
+const LAUNCHER_FD = 3;
+
+/** Spawn options that give a child the launcher pipe on descriptor 3 (`stdio` as given for 0 to 2). */
+function withLauncherPipe(options, stdio = ['inherit', 'inherit', 'inherit']) {
+  return {
+    ...options,
+    stdio: [...stdio, 'pipe'],
+    env: { ...(options.env ?? process.env), [LAUNCHER_FD_VARIABLE]: String(LAUNCHER_FD) },
+  };
+}
+
+/**
+ * Calls `onGone` once the pipe of the launcher that started this process ends (see LAUNCHER_FD_VARIABLE);
+ * nothing when there is none. Same as whenLauncherGone in platform/src/process.ts.
+ */
+function whenLauncherGone(onGone) {
+  const fd = Number(process.env[LAUNCHER_FD_VARIABLE]);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  delete process.env[LAUNCHER_FD_VARIABLE];
+  let pipe;
+  try {
+    pipe = new net.Socket({ fd, readable: true, writable: false });
+  } catch {
+    return;
+  }
+  let gone = false;
+  const end = () => {
+    if (gone) return;
+    gone = true;
+    onGone();
+  };
+  pipe.on('end', end);
+  pipe.on('close', end);
+  pipe.on('error', end);
+  pipe.resume();
+  pipe.unref();
+}
+
+/** The inodes of the sockets listening on TCP `port`, from /proc/net (Linux). */
+function listeningInodes(port) {
+  const inodes = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = fs.readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const columns = line.trim().split(/\s+/);
+      const local = columns[1]?.split(':').at(-1);
+      if (columns[3] === '0A' && local !== undefined && parseInt(local, 16) === port && columns[9] !== '0') {
+        inodes.add(columns[9]);
+      }
+    }
+  }
+  return inodes;
+}
+
+/**
+ * The process listening on TCP `port`, `{pid, command}`, as far as /proc tells; null when unknown. Same as
+ * portHolder in platform/src/process.ts (this file must load before any dependency is installed).
+ */
+function portHolder(port) {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return null;
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let fds;
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target;
+      try {
+        target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode !== undefined && inodes.has(inode)) {
+        let command = '?';
+        try {
+          command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+        } catch {
+          // Gone meanwhile, or another user's.
+        }
+        return { pid: Number(pid), command };
+      }
+    }
+  }
+  return null;
+}
+
+/** Resolves true when `host:port` can be listened on now (the probe closes at once). */
+function portIsFree(port, host) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(Number(port), host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Runs a command to completion, forwarding its output; resolves with its exit code. With `launcherPipe`,
+ * the child gets the launcher pipe and stops when this process is gone, even when it is killed.
+ */
+function run(command, args, options = {}) {
+  const { launcherPipe, ...spawnOptions } = options;
+  return new Promise((resolve) => {
+    const base = { cwd: root, stdio: 'inherit', ...spawnOptions };
+    const child = spawn(command, args, launcherPipe ? withLauncherPipe(base) : base);
     const forward = (signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -125,6 +246,10 @@ module.exports = {
   infraDir,
   log,
   run,
+  withLauncherPipe,
+  whenLauncherGone,
+  portHolder,
+  portIsFree,
   watchParent,
   readEnvFile,
   readInfraEnv,

@@ -69,6 +69,7 @@ async function main() {
       const { embedded } = await bundleEntries({ embedded: 'services/embedded/src/main.ts' });
       const code = await run(node22, [...SERVICE_NODE_FLAGS, '--max-semi-space-size=4', embedded, ...rest], {
         env: { ...SERVICE_ENV, ...process.env },
+        launcherPipe: true,
       });
       process.exit(code);
       break;
@@ -137,7 +138,9 @@ async function main() {
     }
     case 'start-distributed': {
       // The launcher provisions the servers itself: it must know which ones it started to stop only those.
-      const code = await run(node22, [path.join(root, 'scripts/start-distributed.cjs'), ...rest]);
+      const code = await run(node22, [path.join(root, 'scripts/start-distributed.cjs'), ...rest], {
+        launcherPipe: true,
+      });
       process.exit(code);
       break;
     }

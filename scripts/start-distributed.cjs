@@ -4,6 +4,11 @@
 // and SCHEMA_REGISTRY_URL point at servers already, starts every service that exists as its own process (in order, each one ready before
 // the next), prefixes their output with their names, and on Ctrl-C stops them, then the servers it
 // started itself (never those that were running before). Started by scripts/run.cjs under Node 22.
+//
+// No orphans: each service holds a pipe from this launcher and stops when it ends, so a launcher killed
+// mid-way (a supervisor's SIGKILL to the process group) takes its services down with it; and this launcher
+// stops when run.cjs, which started it, is gone. A start refuses, naming the port and the pid, while a port
+// it needs is held (an earlier Verdict still running would share its Kafka consumer groups with this one).
 'use strict';
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -11,7 +16,19 @@ const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
-const { root, node22, infraDir, log, readEnvFile, provisionInfra, stopInfra } = require('./lib.cjs');
+const {
+  root,
+  node22,
+  infraDir,
+  log,
+  readEnvFile,
+  provisionInfra,
+  stopInfra,
+  withLauncherPipe,
+  whenLauncherGone,
+  portHolder,
+  portIsFree,
+} = require('./lib.cjs');
 
 /** Every service that runs as its own process, in start order. A new service is one more line. */
 const testResultsPort = process.env.VERDICT_TEST_RESULTS_PORT || '8081';
@@ -125,12 +142,18 @@ function forwardLines(input, output, prefix, onLine) {
  * launcher, which then stops each child exactly once (a second signal makes a service exit at once).
  */
 function startService(service, index, env, bundle) {
-  const child = spawn(node22, [...SERVICE_NODE_FLAGS, bundle], {
-    cwd: root,
-    env: { ...SERVICE_ENV, ...process.env, ...env, ...service.env, PORT: service.port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(
+    node22,
+    [...SERVICE_NODE_FLAGS, bundle],
+    withLauncherPipe(
+      {
+        cwd: root,
+        env: { ...SERVICE_ENV, ...process.env, ...env, ...service.env, PORT: service.port },
+        detached: true,
+      },
+      ['ignore', 'pipe', 'pipe'],
+    ),
+  );
   const running = { service, child, port: service.port === '0' ? null : service.port, exit: null };
   // With PORT=0 the service picks a port; its "listening on" line tells which.
   const learnPort = (line) => {
@@ -151,6 +174,25 @@ function startService(service, index, env, bundle) {
     });
   });
   return running;
+}
+
+/**
+ * The services' ports that something already listens on, with who holds them. Checked before anything
+ * starts: a new Verdict beside an earlier one that still runs would share its Kafka consumer groups.
+ */
+async function heldPorts() {
+  const host = process.env.HOST || '127.0.0.1';
+  const held = [];
+  for (const service of services) {
+    if (service.port === '0' || (await portIsFree(service.port, host))) continue;
+    held.push({ service, holder: portHolder(Number(service.port)) });
+  }
+  return held;
+}
+
+function describeHeld({ service, holder }) {
+  const by = holder === null ? 'another process' : `pid ${holder.pid} (${holder.command.slice(0, 160)})`;
+  return `port ${service.port} (${service.name}) is in use by ${by}`;
 }
 
 /** The address to probe: a wildcard listen address is reached on loopback. */
@@ -251,10 +293,19 @@ async function main() {
   // npm, run.cjs and the terminal may each deliver the same Ctrl-C: the first one counts.
   for (const signal of ['SIGINT', 'SIGTERM'])
     process.on(signal, () => void shutdown(0, `received ${signal}`));
-  // A crash of this launcher must not leave services running behind it.
+  // A crash of this launcher must not leave services running behind it (a SIGKILL skips this: then each
+  // service sees its launcher pipe end).
   process.on('exit', () => {
     for (const running of state.started) if (running.exit === null) running.child.kill('SIGKILL');
   });
+  whenLauncherGone(() => void shutdown(1, 'the process that started this launcher is gone'));
+
+  const held = await heldPorts();
+  if (held.length > 0) {
+    for (const port of held) log(`cannot start: ${describeHeld(port)}`);
+    log('an earlier Verdict may still be running: stop it (or set other ports) and start again');
+    process.exit(1);
+  }
 
   state.provisioning = true;
   state.infra = await provisionInfra();

@@ -13,9 +13,22 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts a command from the repository root as a user would, collecting its stdout and stderr. */
-export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'pipe' });
+/**
+ * Starts a command from the repository root as a user would, collecting its stdout and stderr. `detached`
+ * gives it a process group of its own, as a supervisor's service has (signal it with `-child.pid`).
+ */
+export function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { detached?: boolean } = {},
+): RunningProcess {
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+    detached: options.detached ?? false,
+  });
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {

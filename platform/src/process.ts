@@ -1,5 +1,6 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createNetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { httpStatusOf, type ErrorCode } from '@verdict/contracts';
 import type { Express } from 'express';
@@ -83,10 +84,89 @@ export function reservePort(options: { host: string; port: number }): Promise<nu
   });
 }
 
+/** The inodes of the sockets listening on TCP `port` (IPv4 or IPv6), from /proc/net. */
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+      const columns = line.trim().split(/\s+/);
+      const local = columns[1]?.split(':').at(-1);
+      // 0A: LISTEN.
+      if (columns[3] === '0A' && local !== undefined && parseInt(local, 16) === port && columns[9] !== '0') {
+        inodes.add(columns[9] as string);
+      }
+    }
+  }
+  return inodes;
+}
+
+/**
+ * The process listening on TCP `port` on this machine, with its command line, as far as /proc tells (Linux;
+ * null elsewhere, or when the process belongs to another user). Same lookup as portHolder in scripts/lib.cjs,
+ * which the launcher runs before any dependency is installed.
+ *
+ * @example portHolder(8080) // { pid: 4242, command: 'node services/gateway/…' }
+ */
+export function portHolder(port: number): { pid: number; command: string } | null {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return null;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode !== undefined && inodes.has(inode)) return { pid: Number(pid), command: commandOf(pid) };
+    }
+  }
+  return null;
+}
+
+function commandOf(pid: string): string {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    return command.length > 200 ? `${command.slice(0, 199)}…` : command;
+  } catch {
+    return '?';
+  }
+}
+
+/** Who holds a port, in words for a refusal. */
+function holderText(port: number): string {
+  const holder = portHolder(port);
+  return holder === null ? 'another process' : `pid ${holder.pid} (${holder.command})`;
+}
+
 function listenError(error: Error, options: { host: string; port: number }): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${options.host}:${options.port}`;
-  if (code === 'EADDRINUSE') return new ConfigError([`PORT: ${where} is already in use by another process`]);
+  if (code === 'EADDRINUSE') {
+    return new ConfigError([
+      `PORT: ${where} is already in use by ${holderText(options.port)}; stop it (an earlier Verdict?) or choose another port`,
+    ]);
+  }
   if (code === 'EACCES') return new ConfigError([`PORT: this process may not listen on ${where}`]);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new ConfigError([`HOST: ${options.host} is not an address of this machine (${code})`]);
@@ -119,13 +199,54 @@ export function closeServer(server: Server): Closer {
 }
 
 /**
- * Runs the closers once, in order, on SIGINT or SIGTERM, then exits; a second signal exits at once.
+ * The variable a launcher sets to the file descriptor of a pipe it holds open to this process (and never
+ * writes to). The pipe ends when the launcher does, however it ended (a SIGKILL included): the process
+ * then stops, rather than running on as an orphan with its port bound and its consumers in their groups.
+ */
+export const LAUNCHER_FD_VARIABLE = 'VERDICT_LAUNCHER_FD';
+
+/** How long a process whose launcher is gone may take to stop cleanly before it exits anyway. */
+const ORPHAN_STOP_MS = 20_000;
+
+/**
+ * Calls `onGone` once the launcher's pipe (LAUNCHER_FD_VARIABLE) ends; does nothing without one.
+ *
+ * @example whenLauncherGone(() => process.kill(process.pid, 'SIGTERM'));
+ */
+export function whenLauncherGone(onGone: () => void): void {
+  const fd = Number(process.env[LAUNCHER_FD_VARIABLE]);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  // Not for this process's own children: they get no such descriptor.
+  delete process.env[LAUNCHER_FD_VARIABLE];
+  let pipe: Socket;
+  try {
+    pipe = new Socket({ fd, readable: true, writable: false });
+  } catch {
+    return;
+  }
+  let gone = false;
+  const end = () => {
+    if (gone) return;
+    gone = true;
+    onGone();
+  };
+  pipe.on('end', end);
+  pipe.on('close', end);
+  pipe.on('error', end);
+  pipe.resume();
+  // Watching must not keep an otherwise finished process alive.
+  pipe.unref();
+}
+
+/**
+ * Runs the closers once, in order, on SIGINT or SIGTERM, then exits; a second signal exits at once. Also
+ * when the launcher that started the process is gone (whenLauncherGone), within ORPHAN_STOP_MS.
  *
  * @example onShutdown(logger, [closeServer(server), () => bus.close(), () => db.close()]);
  */
 export function onShutdown(logger: Logger, closers: Closer[]): void {
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = async (signal: NodeJS.Signals | 'launcher gone') => {
     if (stopping) process.exit(130);
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -143,6 +264,13 @@ export function onShutdown(logger: Logger, closers: Closer[]): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  whenLauncherGone(() => {
+    // Its end of stdout and stderr may be gone with it: a failed write must not stop the shutdown.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+    logger.warn('the launcher that started this process is gone; shutting down');
+    setTimeout(() => process.exit(1), ORPHAN_STOP_MS).unref();
+    void stop('launcher gone');
+  });
 }
 
 /**

@@ -1,17 +1,19 @@
 import { connect } from 'node:net';
 import express from 'express';
 import { ConfigError } from './config';
-import { listen, reservePort } from './process';
+import { listen, portHolder, reservePort } from './process';
 
 describe('listen', () => {
-  it('when the port is taken, then a ConfigError names PORT and the address, not a stack trace', async () => {
+  it('when the port is taken, then a ConfigError names PORT, the address and the pid holding it, not a stack trace', async () => {
     const first = await listen(express(), { host: '127.0.0.1', port: 0 });
     const address = first.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       const second = listen(express(), { host: '127.0.0.1', port });
       await expect(second).rejects.toThrow(ConfigError);
-      await expect(second).rejects.toThrow(`PORT: 127.0.0.1:${port} is already in use by another process`);
+      await expect(second).rejects.toThrow(
+        `PORT: 127.0.0.1:${port} is already in use by pid ${process.pid} (`,
+      );
     } finally {
       first.close();
     }
@@ -62,6 +64,20 @@ describe('listen', () => {
   });
 });
 
+describe('portHolder', () => {
+  it('when this process listens on a port, then it is named with its command line; a free port has no holder', async () => {
+    const server = await listen(express(), { host: '127.0.0.1', port: 0 });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      expect(portHolder(port)).toEqual({ pid: process.pid, command: expect.stringContaining('node') });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(portHolder(port)).toBeNull();
+  });
+});
+
 describe('reservePort', () => {
   it('when port 0 is asked, then a free port is chosen, and it can then be listened on', async () => {
     const port = await reservePort({ host: '127.0.0.1', port: 0 });
@@ -76,7 +92,7 @@ describe('reservePort', () => {
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
       await expect(reservePort({ host: '127.0.0.1', port })).rejects.toThrow(
-        `PORT: 127.0.0.1:${port} is already in use by another process`,
+        `PORT: 127.0.0.1:${port} is already in use by pid ${process.pid} (`,
       );
     } finally {
       await new Promise((resolve) => first.close(resolve));
