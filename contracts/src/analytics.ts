@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from './http';
+import { commaList, queryInteger } from './http';
 import { DAY_OR_INSTANT_PATTERN, inInstantRange } from './instant';
 import { Pagination, successEnvelope } from './envelope';
 import { Outcome } from './testResults';
@@ -37,25 +37,6 @@ export const AnalyticsIsoDate = z
 const AnalyticsDays = queryInteger({ min: 1, max: 365, fallback: 30 });
 const page = queryInteger({ min: 1, fallback: 1 });
 const Text = z.string().min(1).max(MAX_TEXT);
-
-/** Splits a comma-separated value; an empty entry is a mistake worth naming. */
-function commaList(what: string, max = 100) {
-  return z.string().transform((value, ctx) => {
-    const entries = value.split(',').map((entry) => entry.trim());
-    if (entries.some((entry) => entry === '')) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be a comma-separated list of ${what} without empty entries`,
-      });
-      return z.NEVER;
-    }
-    if (entries.length > max) {
-      ctx.addIssue({ code: 'custom', message: `must list at most ${max} ${what}` });
-      return z.NEVER;
-    }
-    return [...new Set(entries)];
-  });
-}
 
 /** Requires the two ends of a date pair together and in order; `names` are the parameter names. */
 function datePair(
@@ -118,7 +99,9 @@ export const ExplorerQuery = z
       'A platform (Playwright project, e.g. chromium): executions on it only',
     ),
     environment: Text.optional().describe('Executions in this environment only (see the filters endpoint)'),
-    tags: commaList('tags').optional().describe('Comma-separated; test cases having any of the tags'),
+    tags: commaList('tags', { max: 100 })
+      .optional()
+      .describe('Comma-separated; test cases having any of the tags'),
     days: AnalyticsDays.describe('1 to 365, default 30: the lookback window of the metrics'),
     dateRange: AnalyticsDateRange.optional().describe(
       'Instead of days: 7d, 14d, 30d, 60d or 90d (wins over days)',
@@ -135,7 +118,9 @@ export const ExplorerQuery = z
     sortBy2: ExplorerSort.optional().describe('Tie-breaker sort'),
     order2: ExplorerOrder.default('desc').describe('Order of sortBy2'),
     testRunId: Text.optional().describe('Executions of this run only'),
-    testRunIds: commaList('run ids').optional().describe('Comma-separated: executions of these runs only'),
+    testRunIds: commaList('run ids', { max: 100 })
+      .optional()
+      .describe('Comma-separated: executions of these runs only'),
   })
   .superRefine((query, ctx) => datesUnlessRange(query, ctx, ['fromDate', 'toDate']));
 export type ExplorerQuery = z.infer<typeof ExplorerQuery>;
@@ -213,7 +198,7 @@ export const SummaryQuery = z
     ),
     endDate: AnalyticsIsoDate.optional().describe('ISO 8601 date (inclusive), sent with startDate'),
     environment: Text.optional(),
-    environmentBranches: commaList('branches')
+    environmentBranches: commaList('branches', { max: 100 })
       .optional()
       .describe('Comma-separated branches within the chosen environment (requires environment)'),
     days: AnalyticsDays.describe(
@@ -471,5 +456,6 @@ export const ReportRequest = z
     if ((body.runId === undefined) === (body.dateRange === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['runId'], message: 'send exactly one of runId or dateRange' });
     }
-  });
+  })
+  .meta({ oneOf: [{ required: ['runId'] }, { required: ['dateRange'] }] });
 export type ReportRequest = z.infer<typeof ReportRequest>;

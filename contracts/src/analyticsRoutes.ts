@@ -1,4 +1,5 @@
 import type { RouteSpec } from './http';
+import { ErrorEnvelope } from './envelope';
 import {
   AnalyticsPath,
   AnalyticsSummaryResponse,
@@ -85,7 +86,7 @@ export const analyticsRoutes: RouteSpec[] = [
     path: '/{projectId}/filters',
     summary: 'The branches, environments, platforms, tags, spec files and statuses in use',
     description: 'No query parameters: any is a 400.',
-    tag: 'ProjectFilters',
+    tag: 'Filters',
     security: 'bearer',
     params: AnalyticsPath,
     query: AnalyticsNoQuery,
@@ -103,6 +104,7 @@ export const analyticsRoutes: RouteSpec[] = [
     body: ReportRequest,
     responses: {
       200: { description: 'The report', contentType: 'application/pdf' },
+      404: { description: 'NOT_FOUND: no such run in this project', schema: ErrorEnvelope },
     },
   },
 ];

@@ -9,13 +9,16 @@ import { ProjectReadPath } from './testResultsReads';
  * query with its own parser (services/test-results/src/debugBundle/params.ts), which applies the rules
  * across parameters that a schema cannot (spec §4.2's ten rejections); the limits here mirror spec §8.
  */
+/** The longest id (runId, suiteId, caseId, project) the debug bundle reads. */
+export const DEBUG_BUNDLE_ID_MAX_LENGTH = 512;
+const BundleId = z.string().min(1).max(DEBUG_BUNDLE_ID_MAX_LENGTH);
+
 export const DebugBundleQueryDoc = z.object({
-  runId: z.string().optional().describe('Required for run scope, and together with suiteId'),
-  suiteId: z
-    .string()
-    .optional()
-    .describe('Suite scope: a spec file path of the run (a suite is a spec file); requires runId'),
-  caseId: z.string().optional().describe('Test scope; runId optional (default: the latest run of the test)'),
+  runId: BundleId.optional().describe('Required for run scope, and together with suiteId'),
+  suiteId: BundleId.optional().describe(
+    'Suite scope: a spec file path of the run (a suite is a spec file); requires runId',
+  ),
+  caseId: BundleId.optional().describe('Test scope; runId optional (default: the latest run of the test)'),
   attempt: z
     .number()
     .int()
@@ -35,12 +38,9 @@ export const DebugBundleQueryDoc = z.object({
     .max(128_000)
     .optional()
     .describe('Maximum length of the Markdown body; requires as=markdown'),
-  project: z
-    .string()
-    .optional()
-    .describe(
-      'Test scope: the platform (Playwright project) whose attempts to show; default the one where the test went worst in the run. Requires caseId (run and suite scopes list each failing platform as its own item).',
-    ),
+  project: BundleId.optional().describe(
+    'Test scope: the platform (Playwright project) whose attempts to show; default the one where the test went worst in the run. Requires caseId (run and suite scopes list each failing platform as its own item).',
+  ),
 });
 
 /** The debug bundle endpoint (spec §4.2), served by the test-results service. */

@@ -28,6 +28,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** Content types of the body when it is not (only) JSON. */
   bodyContentTypes?: string[];
+  /** False when the route takes a request without a body as an empty one (default true). */
+  bodyRequired?: boolean;
   responses: Record<number, ResponseSpec>;
 }
 
@@ -83,9 +85,68 @@ export function queryInteger(bounds: { min: number; max?: number; fallback: numb
       .meta({
         type: 'integer',
         minimum: bounds.min,
-        ...(bounds.max === undefined ? {} : { maximum: bounds.max }),
+        // Without a bound of its own, the largest safe integer: past it a value is refused, not rounded.
+        maximum: max,
         default: bounds.fallback,
         pattern: undefined,
       })
   );
+}
+
+/**
+ * The largest integer a read model keeps in a column (PostgreSQL `integer`): a count or limit a client
+ * sends is refused above it, rather than accepted and then refused by the projection (a dead letter).
+ */
+export const STORED_INTEGER_MAX = 2_147_483_647;
+
+/** What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), as a character class body. */
+const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** A pattern that a string passes when trimming leaves something: the document's form of `.trim().min(1)`. */
+export const NOT_BLANK_PATTERN = `[^${TRIMMED}]`;
+
+/**
+ * A comma-separated query parameter, split into its trimmed entries: none may be empty, at most `max` of
+ * them, and with `values` each one of those. The OpenAPI document shows the same rules as a pattern, so a
+ * client (or a fuzzer) knows that `include=` or `tags=a,,b` is refused before sending it.
+ *
+ * @example const urls = commaList('URLs', { max: 100 });
+ */
+export function commaList<const V extends readonly string[] = readonly string[]>(
+  what: string,
+  options: { max?: number; values?: V } = {},
+) {
+  const { max, values } = options;
+  const entry =
+    values === undefined
+      ? `[^,]*[^,${TRIMMED}][^,]*`
+      : `[${TRIMMED}]*(?:${values.map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[${TRIMMED}]*`;
+  const more = max === undefined ? '*' : `{0,${max - 1}}`;
+  const allowed = new Set<string>(values ?? []);
+  return z
+    .string()
+    .transform((value, ctx) => {
+      const entries = value.split(',').map((item) => item.trim());
+      if (entries.some((item) => item === '')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma-separated list of ${what} without empty entries`,
+        });
+        return z.NEVER;
+      }
+      if (max !== undefined && entries.length > max) {
+        ctx.addIssue({ code: 'custom', message: `must list at most ${max} ${what}` });
+        return z.NEVER;
+      }
+      const unknown = values === undefined ? [] : entries.filter((item) => !allowed.has(item));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown value ${unknown.map((item) => JSON.stringify(item)).join(', ')}; must be a comma-separated list of ${(values ?? []).join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      return entries as V extends readonly [] ? string[] : V[number][];
+    })
+    .meta({ minLength: 1, pattern: `^${entry}(?:,${entry})${more}$` });
 }

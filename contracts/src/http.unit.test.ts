@@ -1,4 +1,5 @@
-import { queryInteger } from './http';
+import { z } from 'zod';
+import { commaList, queryInteger } from './http';
 
 describe('queryInteger', () => {
   const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
@@ -42,5 +43,49 @@ describe('queryInteger', () => {
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues).toHaveLength(1);
     expect(parsed.error?.issues[0]?.code).toBe('too_big');
+  });
+});
+
+describe('commaList', () => {
+  const urls = commaList('URLs', { max: 3 });
+  const sections = commaList('sections', { values: ['errors', 'specs', 'all'] });
+  const patternOf = (schema: z.ZodType) =>
+    new RegExp((z.toJSONSchema(schema, { io: 'input' }) as { pattern: string }).pattern);
+
+  it.each([
+    ['a', true],
+    [' a , b ', true],
+    ['a,b,c', true],
+    ['a,b,c,d', false],
+    ['', false],
+    [',', false],
+    ['a,,b', false],
+    ['a, ,b', false],
+    ['a,\u00a0', false],
+    ['\ufeffa', true],
+  ])('when %j is sent, then the schema and the pattern the document shows agree (%s)', (value, accepted) => {
+    expect(urls.safeParse(value).success).toBe(accepted);
+    expect(patternOf(urls).test(value)).toBe(accepted);
+  });
+
+  it.each([
+    ['errors', true],
+    [' specs ,all', true],
+    ['errors,bogus', false],
+    ['Errors', false],
+    ['', false],
+  ])('when the sections %j are sent, then the schema and the pattern agree (%s)', (value, accepted) => {
+    expect(sections.safeParse(value).success).toBe(accepted);
+    expect(patternOf(sections).test(value)).toBe(accepted);
+  });
+
+  it('when entries are sent, then they come back trimmed, and a refusal says why', () => {
+    expect(urls.parse(' a , b ')).toEqual(['a', 'b']);
+    expect(urls.safeParse('a,,b').error?.issues[0]?.message).toBe(
+      'must be a comma-separated list of URLs without empty entries',
+    );
+    expect(sections.safeParse('errors,bogus').error?.issues[0]?.message).toBe(
+      'unknown value "bogus"; must be a comma-separated list of errors, specs, all',
+    );
   });
 });

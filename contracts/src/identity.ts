@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INSTANT_RANGE, instantInput, InstantInput } from './instant';
 import { defineEvent, type EventOf } from './events';
-import { queryInteger } from './http';
+import { queryInteger, STORED_INTEGER_MAX } from './http';
 
 /**
  * Identity: organizations (with their plan, projects and memberships), users and access tokens. The
@@ -162,8 +162,8 @@ export const CreateOrganizationRequest = z.strictObject({
   plan: z
     .strictObject({
       name: z.string().trim().min(1).max(100),
-      testCaseLimit: z.number().int().min(0),
-      projectLimit: z.number().int().min(1),
+      testCaseLimit: z.number().int().min(0).max(STORED_INTEGER_MAX),
+      projectLimit: z.number().int().min(1).max(STORED_INTEGER_MAX),
       periodStart: InstantInput.optional(),
       periodEnd: InstantInput.optional(),
     })
@@ -193,7 +193,7 @@ export type AdminOrganization = z.infer<typeof AdminOrganization>;
 export const CreateProjectRequest = z.strictObject({
   name: DisplayName,
   /** Test cases a month reserved for the project out of the organization's limit. */
-  allocation: z.number().int().min(0).optional(),
+  allocation: z.number().int().min(0).max(STORED_INTEGER_MAX).optional(),
 });
 export type CreateProjectRequest = z.infer<typeof CreateProjectRequest>;
 

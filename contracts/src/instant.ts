@@ -54,7 +54,9 @@ export const inInstantRange = (ms: number) => ms >= FROM_MS && ms <= TO_MS;
 
 /**
  * An instant a client sends. Outside the range (or not a date-time) it is a 400 naming the field; inside,
- * it is kept as sent and reads back as the same instant. The document shows its pattern and the range.
+ * it comes out in the one form Verdict keeps (ISO 8601 in UTC, to the millisecond: keptInstant), so that
+ * whatever offset it was sent with (RFC 3339 allows up to ±23:59, PostgreSQL only ±15:59) it reads back as
+ * the same instant. The document shows its pattern and the range.
  * `notText` words the refusal of a value that is not a string at all (null, say) where a field needs to.
  *
  * @example const Body = z.object({ expiresAt: instantInput((input) => input === null ? 'must not be null' : undefined) });
@@ -72,6 +74,7 @@ export const instantInput = (notText?: (input: unknown) => string | undefined) =
           : 'must be an RFC 3339 date-time with an offset, such as 2026-03-01T10:00:00Z',
       });
     })
+    .transform((value) => new Date(value).toISOString())
     .meta({ format: 'date-time', pattern: INSTANT_PATTERN.source, description: INSTANT_DESCRIPTION });
 
 /** An instant a client sends (instantInput without a wording of its own). */

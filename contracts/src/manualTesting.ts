@@ -260,7 +260,8 @@ export const UpdateManualCaseRequest = z
   .refine(titleAndNameAgree, { error: 'is an alias of title: send one of them', path: ['name'] })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     error: 'must name at least one field to change',
-  });
+  })
+  .meta({ minProperties: 1 });
 export type UpdateManualCaseRequest = z.infer<typeof UpdateManualCaseRequest>;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -455,7 +456,8 @@ export const UpdateSuiteRequest = z
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     error: 'must name at least one field to change',
-  });
+  })
+  .meta({ minProperties: 1 });
 export const SuitesQuery = PageQuery.extend({ parentId: z.string().trim().min(1).max(64).optional() });
 export const ManualSuite = z.object({
   _id: z.string(),
@@ -612,10 +614,11 @@ export const CreateReleaseRequest = z.strictObject({
   dueDate: DateLike.nullable().optional(),
   status: valueSet(RELEASE_STATUSES).optional(),
 });
-export const UpdateReleaseRequest = CreateReleaseRequest.partial().refine(
-  (body) => Object.values(body).some((v) => v !== undefined),
-  { error: 'must name at least one field to change' },
-);
+export const UpdateReleaseRequest = CreateReleaseRequest.partial()
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    error: 'must name at least one field to change',
+  })
+  .meta({ minProperties: 1 });
 export const ReleasesQuery = PageQuery.extend({ status: valueSet(RELEASE_STATUSES).optional() });
 export const ManualRelease = z.object({
   _id: z.string(),
@@ -654,10 +657,11 @@ export const CreateSessionRequest = z.strictObject({
   releaseId: RefId.nullable().optional(),
   assigneeUserId: z.string().trim().min(1).max(254).nullable().optional(),
 });
-export const UpdateSessionRequest = CreateSessionRequest.partial().refine(
-  (body) => Object.values(body).some((v) => v !== undefined),
-  { error: 'must name at least one field to change' },
-);
+export const UpdateSessionRequest = CreateSessionRequest.partial()
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    error: 'must name at least one field to change',
+  })
+  .meta({ minProperties: 1 });
 export const SessionsQuery = PageQuery.extend({
   status: valueSet(SESSION_STATUSES).optional(),
   releaseId: z.string().trim().min(1).max(64).optional(),

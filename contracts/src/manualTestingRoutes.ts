@@ -112,6 +112,10 @@ export const manualTestingRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ManualCasePath,
     bodyContentTypes: ['multipart/form-data'],
+    body: z.object({
+      file: z.string().meta({ format: 'binary' }).describe('The file; its name and type are kept'),
+      stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
+    }),
     responses: createdOk(CaseAttachmentResponse),
   },
   {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from './http';
+import { commaList, queryInteger } from './http';
 import { InstantInput } from './instant';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
@@ -26,40 +26,10 @@ export const TestRunPath = z.object({ projectId: z.string().min(1), runId: z.str
 export const TestCasePath = z.object({ projectId: z.string().min(1), caseId: z.string().min(1) });
 export const ProjectReadPath = z.object({ projectId: z.string().min(1) });
 
-/** Splits a comma-separated value; an empty entry is a mistake worth naming. */
-function commaList(what: string, max?: number) {
-  return z.string().transform((value, ctx) => {
-    const entries = value.split(',').map((entry) => entry.trim());
-    if (entries.some((entry) => entry === '')) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be a comma-separated list of ${what} without empty entries`,
-      });
-      return z.NEVER;
-    }
-    if (max !== undefined && entries.length > max) {
-      ctx.addIssue({ code: 'custom', message: `must list at most ${max} ${what}` });
-      return z.NEVER;
-    }
-    return entries;
-  });
-}
-
 /** `include`: a comma-separated subset of `values`, or `all` for every one of them. */
 function includeOf<const V extends readonly [string, ...string[]]>(values: V) {
-  const allowed = new Set<string>(values);
-  return commaList('sections')
-    .transform((entries, ctx) => {
-      const unknown = entries.filter((entry) => entry !== 'all' && !allowed.has(entry));
-      if (unknown.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown value ${unknown.map((v) => JSON.stringify(v)).join(', ')}; must be a comma-separated list of ${[...values, 'all'].join(', ')}`,
-        });
-        return z.NEVER;
-      }
-      return entries.includes('all') ? [...values] : (entries as V[number][]);
-    })
+  return commaList('sections', { values: [...values, 'all'] as const })
+    .transform((entries) => ((entries as string[]).includes('all') ? [...values] : (entries as V[number][])))
     .optional()
     .describe(`Comma-separated sections to add (${values.join(', ')}), or all`);
 }
@@ -106,7 +76,7 @@ export type TestRunsQuery = z.infer<typeof TestRunsQuery>;
 
 export const TestRunDetailQuery = z.strictObject({
   include: includeOf(RunSections),
-  urls: commaList('URLs', MAX_URLS)
+  urls: commaList('URLs', { max: MAX_URLS })
     .optional()
     .describe(
       `With include=artifacts: comma-separated artifacts to sign (at most ${MAX_URLS}), each an artifact id, an artifact name, or a URL ending in the artifact id`,

@@ -11,7 +11,7 @@ import {
 } from './testResultsIngest';
 import { CoverageReport } from './testResultsEvents';
 import { ResultItem } from './testResults';
-import { MAX_RESULTS_PER_BATCH } from './testResultsIngest';
+import { ArtifactUploadFields, MAX_RESULTS_PER_BATCH } from './testResultsIngest';
 
 /** An error answer of an ingest route, as it is documented beside its success. */
 const refused = (description: string) => ({ description, schema: ErrorEnvelope });
@@ -82,11 +82,9 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     security: 'bearer',
     params: RunPath,
     bodyContentTypes: ['multipart/form-data'],
-    body: z.object({
-      file: z.string(),
-      name: z.string(),
-      contentType: z.string(),
-      resultRef: z.string().optional(),
+    // The fields the route parses (ArtifactUploadFields), and the file part.
+    body: ArtifactUploadFields.extend({
+      file: z.string().meta({ format: 'binary' }).describe('The artifact’s bytes'),
     }),
     responses: {
       201: {
@@ -122,6 +120,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     security: 'bearer',
     params: RunPath,
     body: FinishRunRequest,
+    bodyRequired: false,
     responses: {
       200: { description: 'The run', schema: successEnvelope(RunSummary) },
       400: INVALID,
@@ -158,7 +157,13 @@ export const testResultsImportRoutes: RouteSpec[] = [
     security: 'bearer',
     params: ProjectOnly,
     query: ImportQuery,
-    body: z.record(z.string(), z.unknown()).describe('The Playwright JSON report'),
+    body: z
+      .object({
+        config: z.record(z.string(), z.unknown()),
+        suites: z.array(z.unknown()),
+        stats: z.looseObject({ startTime: z.iso.datetime({ offset: true }), duration: z.number() }),
+      })
+      .describe('The Playwright JSON report (`npx playwright test --reporter=json`)'),
     responses: {
       201: { description: 'The finished run', schema: successEnvelope(RunSummary) },
       200: {

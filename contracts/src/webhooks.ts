@@ -46,6 +46,8 @@ const WebhookUrl = z
   .trim()
   .min(1)
   .max(MAX_WEBHOOK_URL_LENGTH)
+  // What the document can say of the URL parse the service runs (an absolute http or https URL).
+  .meta({ format: 'uri', pattern: '^[\\t\\n\\f\\r ]*[Hh][Tt][Tt][Pp][Ss]?://' })
   .describe('http(s) URL that receives the deliveries; private and loopback addresses are refused');
 const WebhookEvents = z
   .array(AnyWebhookEventName)
@@ -76,7 +78,8 @@ export const UpdateWebhookRequest = z
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: 'must change at least one of url, events, conditions, description, active',
-  });
+  })
+  .meta({ minProperties: 1 });
 export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
 
 export const Webhook = z.object({

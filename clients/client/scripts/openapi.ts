@@ -1,23 +1,34 @@
 // The OpenAPI documents the client is typed from, built from the same route declarations the gateway
 // serves (never a copy of a served document), split by API so each client sees its paths from its base.
-import { ADMIN_PREFIX, API_PREFIXES, openApiDocument, SERVICE_ROUTES } from '@verdict/gateway';
+import {
+  ADMIN_PREFIX,
+  adminOpenApiDocument,
+  API_PREFIXES,
+  openApiDocument,
+  SERVICE_ROUTES,
+} from '@verdict/gateway';
 
 type Document = ReturnType<typeof openApiDocument>;
 
 /** Where the client's paths are relative to: the public API base and the admin API base. */
 export const DOCUMENT_BASES = { public: API_PREFIXES[0], admin: ADMIN_PREFIX } as const;
 
-/** The whole document the gateway serves, for the routes every service declares. */
-export function servedDocument(): Document {
-  return openApiDocument({
-    publicUrl: 'http://localhost:8080',
-    services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
-      name,
-      routes,
-      // Only the routes matter to the document; nothing is forwarded.
-      target: { kind: 'http' as const, url: 'http://localhost' },
-    })),
-  });
+const publicUrl = 'http://localhost:8080';
+
+/** The two documents the gateway serves (the public API's, for the routes every service declares, and the admin API's). */
+export function servedDocuments(): Record<keyof typeof DOCUMENT_BASES, Document> {
+  return {
+    public: openApiDocument({
+      publicUrl,
+      services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
+        name,
+        routes,
+        // Only the routes matter to the document; nothing is forwarded.
+        target: { kind: 'http' as const, url: 'http://localhost' },
+      })),
+    }),
+    admin: adminOpenApiDocument({ publicUrl }),
+  };
 }
 
 /**

@@ -64,4 +64,6 @@ export type DebugBundleQuery = QueryOf<DebugBundleOperation>;
 export type DebugBundle = JsonAnswer<DebugBundleOperation, 200>;
 export type TokenInfo = DataOf<TokenInfoOperation, 200>;
 /** The stable error codes of the error envelope (spec §7 and API.md). */
-export type ErrorCode = components['responses']['Error']['content']['application/json']['error']['code'];
+// Every error answer shares the envelope; the validation error's is as good as any to name the codes.
+export type ErrorCode =
+  components['responses']['ValidationError']['content']['application/json']['error']['code'];

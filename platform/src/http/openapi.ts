@@ -1,6 +1,6 @@
 import type { Express, RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { ErrorEnvelope, type RouteSpec } from '@verdict/contracts';
+import { ErrorEnvelope, NOT_BLANK_PATTERN, type RouteSpec } from '@verdict/contracts';
 import { parseQuery } from './validate';
 
 /**
@@ -65,6 +65,16 @@ function rewriteRefs(value: unknown, refs: ReadonlyMap<string, string>): unknown
   );
 }
 
+/** Whether a string schema trims its input before its other checks (zod's `.trim()`, an overwrite check). */
+function trims(schema: unknown): boolean {
+  const checks = (
+    schema as { _zod?: { def?: { checks?: Array<{ _zod: { def: { check?: string; tx?: unknown } } }> } } }
+  )._zod?.def?.checks;
+  return (checks ?? []).some(
+    (check) => check._zod.def.check === 'overwrite' && String(check._zod.def.tx).includes('.trim()'),
+  );
+}
+
 /**
  * The JSON Schema of a zod schema, for a place inside the document. zod puts a schema used twice (or a
  * recursive one) in a local `$defs` and refers to it as `#/$defs/…`; inside an OpenAPI document that
@@ -76,10 +86,14 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Compo
     io,
     unrepresentable: 'any',
     target: 'draft-2020-12',
-    // A query integer is parsed from its text, so its default is text too (queryInteger): shown as the number.
-    override: ({ jsonSchema }) => {
+    override: ({ zodSchema, jsonSchema }) => {
+      // A query integer is parsed from its text, so its default is text too (queryInteger): shown as the number.
       if (jsonSchema.type === 'integer' && typeof jsonSchema.default === 'string') {
         jsonSchema.default = Number(jsonSchema.default);
+      }
+      // `.trim().min(1)`: minLength alone would let "   " pass, which the API refuses.
+      if (trims(zodSchema) && (jsonSchema.minLength ?? 0) >= 1 && jsonSchema.pattern === undefined) {
+        jsonSchema.pattern = NOT_BLANK_PATTERN;
       }
     },
   });
@@ -156,24 +170,36 @@ function operationOf(route: RouteSpec, operationId: string, components: Componen
     responses[403] ??= { $ref: '#/components/responses/Forbidden' };
     responses[429] ??= { $ref: '#/components/responses/RateLimited' };
   }
+  if (route.security === 'admin') {
+    responses[401] ??= { $ref: '#/components/responses/Unauthorized' };
+    // Too many wrong admin keys from one address in a minute.
+    responses[429] ??= { $ref: '#/components/responses/RateLimited' };
+  }
   // Every route validates what it is sent (a route without a query schema refuses any query parameter),
   // and one that names a resource in its path answers 404 when it is not there.
   if (route.security !== 'none') responses[400] ??= { $ref: '#/components/responses/ValidationError' };
   if (/\{(?!projectId\})[A-Za-z0-9_]+\}/.test(route.path)) {
     responses[404] ??= { $ref: '#/components/responses/NotFound' };
   }
-  responses.default = { $ref: '#/components/responses/Error' };
+  if (route.body) responses[413] ??= { $ref: '#/components/responses/PayloadTooLarge' };
+  // Any request whose URL and headers pass 16 KB (a long query parameter, percent-encoded).
+  responses[431] ??= { $ref: '#/components/responses/HeadersTooLarge' };
+  // Every status an operation answers is listed, and no `default`: a client (or a fuzzer checking status
+  // conformance) can rely on the list. A 5xx means Verdict failed; a test run fails on any.
+  responses['5XX'] = { $ref: '#/components/responses/ServerError' };
   const body = route.body
     ? {
         requestBody: {
-          required: true,
+          required: route.bodyRequired ?? true,
           content: Object.fromEntries(
             (route.bodyContentTypes ?? ['application/json']).map((type) => [
               type,
               {
-                schema: type.includes('json')
-                  ? jsonSchema(route.body as z.ZodType, 'input', components)
-                  : { type: 'string' },
+                // JSON and multipart bodies have fields a schema describes; XML and NDJSON are text.
+                schema:
+                  type === 'application/json' || type === 'multipart/form-data'
+                    ? jsonSchema(route.body as z.ZodType, 'input', components)
+                    : { type: 'string' },
               },
             ]),
           ),
@@ -212,7 +238,12 @@ function errorResponses(components: Components) {
     content: { 'application/json': { schema: jsonSchema(ErrorEnvelope, 'output', components) } },
   });
   return {
-    Error: envelope('Error envelope (spec §7); branch on error.code'),
+    ServerError: envelope(
+      'INTERNAL_ERROR (500): Verdict failed, retry with backoff (spec §7); SERVICE_UNAVAILABLE (503): a store, ' +
+        'the bus or a read model it needs is not available yet',
+    ),
+    PayloadTooLarge: envelope('PAYLOAD_TOO_LARGE: the body is larger than this operation accepts'),
+    HeadersTooLarge: envelope('HEADERS_TOO_LARGE: the URL and headers exceed 16 KB'),
     ValidationError: envelope('VALIDATION_ERROR: a missing or invalid query, path or body parameter, named'),
     NotFound: envelope('NOT_FOUND: the resource is missing or not accessible to the token'),
     Unauthorized: envelope('UNAUTHORIZED: token missing, invalid, unknown, expired or revoked'),
@@ -259,8 +290,9 @@ export function buildOpenApiDocument(options: {
     }
   }
   return {
+    // No jsonSchemaDialect: 3.1's default dialect is draft 2020-12 with OpenAPI's vocabulary, which is what
+    // the schemas are; naming another one makes Swagger UI show a warning as the first thing of /docs.
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: options.title,
       version: options.version,

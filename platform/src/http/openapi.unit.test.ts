@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger, successEnvelope } from '@verdict/contracts';
+import { NOT_BLANK_PATTERN, queryInteger, successEnvelope } from '@verdict/contracts';
 import { buildOpenApiDocument } from './openapi';
 
 /** A folder holds folders: zod can only describe it with references. */
@@ -64,8 +64,22 @@ describe('buildOpenApiDocument', () => {
             summary: 'Folders, a page at a time',
             tag: 'Folders',
             security: 'bearer',
-            query: z.object({ limit: queryInteger({ min: 1, max: 100, fallback: 20 }) }),
+            query: z.object({
+              limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
+              page: queryInteger({ min: 1, fallback: 1 }),
+              name: z.string().trim().min(1).max(50).optional(),
+            }),
             responses: { 200: { description: 'OK', schema: successEnvelope(z.array(Folder)) } },
+          },
+          {
+            method: 'post',
+            path: '/{projectId}/folders/{folderId}/files',
+            summary: 'A file into a folder',
+            tag: 'Folders',
+            security: 'bearer',
+            bodyContentTypes: ['multipart/form-data'],
+            body: z.object({ file: z.string().meta({ format: 'binary' }), note: z.string().optional() }),
+            responses: { 201: { description: 'Created' } },
           },
         ],
       },
@@ -107,6 +121,53 @@ describe('buildOpenApiDocument', () => {
       maximum: 100,
       default: 20,
     });
+  });
+
+  it('when a query integer has no upper bound of its own, then the document shows the largest safe integer, which the API enforces', () => {
+    const operation = document.paths['/api/{projectId}/folders']?.get as {
+      parameters: { name: string; schema: unknown }[];
+    };
+    expect(operation.parameters.find((p) => p.name === 'page')?.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 1,
+    });
+  });
+
+  it('when a string is trimmed and must not be empty, then the document says so with a pattern: "   " is refused too', () => {
+    const operation = document.paths['/api/{projectId}/folders']?.get as {
+      parameters: { name: string; schema: { pattern: string } }[];
+    };
+    const name = operation.parameters.find((p) => p.name === 'name')?.schema;
+    expect(name).toMatchObject({ type: 'string', minLength: 1, maxLength: 50, pattern: NOT_BLANK_PATTERN });
+    const blank = new RegExp(name?.pattern ?? '');
+    expect([' \t\u00a0', 'a', ' a '].map((value) => blank.test(value))).toEqual([false, true, true]);
+  });
+
+  it('when any operation is listed, then its statuses are all there and nothing is left to a default: 5XX and 431 included', () => {
+    for (const operations of Object.values(document.paths)) {
+      for (const operation of Object.values(operations) as { responses: Record<string, unknown> }[]) {
+        expect(operation.responses.default).toBeUndefined();
+        expect(operation.responses).toMatchObject({
+          '5XX': { $ref: '#/components/responses/ServerError' },
+          431: { $ref: '#/components/responses/HeadersTooLarge' },
+        });
+      }
+    }
+  });
+
+  it('when a body is multipart, then its fields are described, the file as binary', () => {
+    const operation = document.paths['/api/{projectId}/folders/{folderId}/files']?.post as {
+      requestBody: { content: Record<string, { schema: unknown }> };
+      responses: Record<string, unknown>;
+    };
+    expect(operation.requestBody.content['multipart/form-data']?.schema).toMatchObject({
+      type: 'object',
+      properties: { file: { type: 'string', format: 'binary' }, note: { type: 'string' } },
+      required: ['file'],
+    });
+    expect(operation.responses).toMatchObject({ 413: { $ref: '#/components/responses/PayloadTooLarge' } });
   });
 
   it('when a definition is hoisted, then it still describes the folder and its folders', () => {

@@ -25,7 +25,7 @@ import type { Identity } from './identity/module';
 import { deadLetterRouter } from './operations/deadLetters.http';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
-import { adminRoutes, downloadRoutes, gatewayApiRoutes } from './routes';
+import { adminRoutes, gatewayApiRoutes } from './routes';
 
 /** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
 export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
@@ -63,20 +63,31 @@ export function publicRoutes(services: ServiceMount[]): RouteSpec[] {
   return [...gatewayApiRoutes, ...services.flatMap((service) => service.routes)];
 }
 
-/** The OpenAPI 3.1 document of everything this gateway serves. */
+/** The OpenAPI 3.1 document of the public API (token-authenticated), at {base}/openapi.json. */
 export function openApiDocument(options: Pick<GatewayOptions, 'publicUrl' | 'services'>) {
   return buildOpenApiDocument({
     title: 'Verdict API',
     version: API_VERSION,
     description:
       'Test reporting and test management. Every answer uses the envelope `{success, data, pagination?}` or ' +
-      '`{success: false, error: {code, message}}`; the same routes answer under /api/public/v1 and /api/v1/public.',
+      '`{success: false, error: {code, message}}`; the same routes answer under /api/public/v1 and ' +
+      '/api/v1/public. Instants are RFC 3339 date-times from 1000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z ' +
+      `(UTC). The administration API has its own document: ${ADMIN_PREFIX}/openapi.json.`,
     serverUrl: options.publicUrl,
-    groups: [
-      { prefixes: [...API_PREFIXES], routes: publicRoutes(options.services) },
-      { prefixes: [ADMIN_PREFIX], routes: adminRoutes },
-      { prefixes: [SIGNED_DOWNLOAD_PATH], routes: downloadRoutes },
-    ],
+    groups: [{ prefixes: [...API_PREFIXES], routes: publicRoutes(options.services) }],
+  });
+}
+
+/** The OpenAPI 3.1 document of the administration API (VERDICT_ADMIN_KEY), at /admin/v1/openapi.json. */
+export function adminOpenApiDocument(options: Pick<GatewayOptions, 'publicUrl'>) {
+  return buildOpenApiDocument({
+    title: 'Verdict Admin API',
+    version: API_VERSION,
+    description:
+      'Organizations, projects, users, tokens and dead letters, for whoever holds VERDICT_ADMIN_KEY ' +
+      '(`Authorization: Bearer <admin key>`); user tokens never open it. Same envelope as the public API.',
+    serverUrl: options.publicUrl,
+    groups: [{ prefixes: [ADMIN_PREFIX], routes: adminRoutes }],
   });
 }
 
@@ -87,7 +98,8 @@ function docsRouter(openApiPath: string): Router {
   router.get('/docs', (_req, res) => {
     res.type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Verdict API</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png"></head>
 <body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiPath)}, dom_id: '#docs', deepLinking: true });</script>
 </body></html>`);
@@ -152,8 +164,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
   });
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   const document = openApiDocument(options);
+  const adminDocument = adminOpenApiDocument(options);
   app.use(docsRouter(`${API_PREFIXES[0]}/openapi.json`));
   for (const prefix of API_PREFIXES) app.get(`${prefix}/openapi.json`, (_req, res) => res.json(document));
+  // Open like the public one, ahead of the admin router that answers 401 without the key.
+  app.get(`${ADMIN_PREFIX}/openapi.json`, (_req, res) => res.json(adminDocument));
 
   // As under the API prefixes: a path that does not exist is 404 before the admin key is asked for.
   app.use(

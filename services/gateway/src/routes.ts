@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   AdminListQuery,
   AdminMemberPath,
@@ -17,6 +16,7 @@ import {
   CreateUserRequest,
   DeadLetterRecord,
   DeadLettersQuery,
+  ErrorEnvelope,
   IssuedToken,
   IssueTokenRequest,
   listEnvelope,
@@ -35,8 +35,13 @@ const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') =
   description,
   schema: successEnvelope(schema),
 });
+const refused = (description: string) => ({ description, schema: ErrorEnvelope });
 
-/** The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. */
+/**
+ * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
+ * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
+ * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
+ */
 export const gatewayApiRoutes: RouteSpec[] = [
   {
     method: 'get',
@@ -48,16 +53,6 @@ export const gatewayApiRoutes: RouteSpec[] = [
     params: ProjectPath,
     query: TokenInfoQuery,
     responses: { 200: ok(TokenInfo) },
-  },
-  {
-    method: 'get',
-    path: '/{projectId}/context',
-    summary:
-      'Retired: replaced by GET /{projectId}/debug-bundle; always answers 404, with or without a token',
-    tag: 'Debug Bundle',
-    security: 'none',
-    params: ProjectPath,
-    responses: { 404: { description: 'NOT_FOUND: use /{projectId}/debug-bundle' } },
   },
 ];
 
@@ -116,7 +111,12 @@ export const adminRoutes: RouteSpec[] = [
     security: 'admin',
     params: AdminOrganizationPath,
     body: CreateProjectRequest,
-    responses: { 201: ok(AdminProject, 'Created') },
+    responses: {
+      201: ok(AdminProject, 'Created'),
+      409: refused(
+        'PROJECT_LIMIT_REACHED: the plan allows no more projects; CONFLICT: the allocation is more than the organization has left',
+      ),
+    },
   },
   {
     method: 'post',
@@ -125,7 +125,10 @@ export const adminRoutes: RouteSpec[] = [
     tag: 'Administration',
     security: 'admin',
     body: CreateUserRequest,
-    responses: { 201: ok(AdminUser, 'Created') },
+    responses: {
+      201: ok(AdminUser, 'Created'),
+      409: refused('CONFLICT: a user with this e-mail address (in any letter case) exists'),
+    },
   },
   {
     method: 'put',
@@ -135,7 +138,10 @@ export const adminRoutes: RouteSpec[] = [
     security: 'admin',
     params: AdminMemberPath,
     body: SetMembershipRequest,
-    responses: { 200: ok(AdminMembership) },
+    responses: {
+      200: ok(AdminMembership),
+      409: refused('CONFLICT: the change would leave the organization without an owner'),
+    },
   },
   {
     method: 'post',
@@ -144,7 +150,10 @@ export const adminRoutes: RouteSpec[] = [
     tag: 'Administration',
     security: 'admin',
     body: IssueTokenRequest,
-    responses: { 201: ok(IssuedToken, 'Created') },
+    responses: {
+      201: ok(IssuedToken, 'Created'),
+      404: refused('NOT_FOUND: the user, the project or the token’s creator does not exist'),
+    },
   },
   {
     method: 'get',
@@ -180,23 +189,5 @@ export const adminRoutes: RouteSpec[] = [
     security: 'admin',
     params: AdminTokenPath,
     responses: { 200: ok(RevokedToken) },
-  },
-];
-
-/** Signed artifact downloads, under SIGNED_DOWNLOAD_PATH: the URLs that `include=artifacts` hands out. */
-export const downloadRoutes: RouteSpec[] = [
-  {
-    method: 'get',
-    path: '/{key}',
-    summary: 'Download an artifact through a signed, time-limited URL (15 minutes); tampered or expired: 403',
-    tag: 'Test Runs',
-    security: 'none',
-    query: z.strictObject({
-      expires: z.string().describe('Unix seconds after which the URL is refused'),
-      name: z.string().optional().describe('File name the download is saved under'),
-      type: z.string().optional().describe('Content type the download is sent with'),
-      signature: z.string().describe('HMAC of the path and the other parameters'),
-    }),
-    responses: { 200: { description: 'The artifact', contentType: 'application/octet-stream' } },
   },
 ];

@@ -20,7 +20,7 @@ import {
 } from './projection/runsProjection';
 import { createWebhookTables, WEBHOOKS_SCHEMA } from './schema';
 import { createSecretBox } from './security/secrets';
-import { systemResolver, type Resolver } from './security/targets';
+import { systemResolver, withResolveTimeout, type Resolver } from './security/targets';
 import { webhookHttpRoutes } from './subscriptions/http';
 import { createSubscriptions } from './subscriptions/subscriptions';
 
@@ -86,7 +86,7 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
   const secrets = createSecretBox(settings.secretKey);
   const targets = {
     allowPrivateNetworks: settings.allowPrivateNetworks,
-    resolve: ports.resolve ?? systemResolver,
+    resolve: withResolveTimeout(ports.resolve ?? systemResolver),
   };
   const subscriptions = createSubscriptions({
     db: ports.db,

@@ -2,7 +2,7 @@
  * Organizations (with their plan) and projects (with their allocation), fed by the identity events, for
  * usage. Upserts by id, so an event applied twice changes nothing; other identity events are skipped.
  */
-import { parseIdentityEvent } from '@verdict/contracts';
+import { parseIdentityEvent, STORED_INTEGER_MAX } from '@verdict/contracts';
 import type { Projection } from '@verdict/platform';
 
 export const ORGANIZATIONS_READ_MODEL = 'analytics_organizations';
@@ -49,7 +49,13 @@ export function organizationsProjection(name: string = ORGANIZATIONS_READ_MODEL)
             `INSERT INTO ${s}.projects (id, organization_id, name, allocation, created_at)
              VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, allocation = EXCLUDED.allocation`,
-            [d.projectId, d.organizationId, d.name, d.allocation, d.createdAt],
+            [
+              d.projectId,
+              d.organizationId,
+              d.name,
+              d.allocation === null ? null : Math.min(d.allocation, STORED_INTEGER_MAX),
+              d.createdAt,
+            ],
           );
         }
       }

@@ -4,7 +4,7 @@
  * Without a plan: the free tier, 5,000 a month (calendar month, UTC), 1 project. Ingest never refuses
  * results past the limit; usage shows the overage.
  */
-import { FREE_PLAN, Plan, type Usage } from '@verdict/contracts';
+import { FREE_PLAN, keptInstant, Plan, type Usage } from '@verdict/contracts';
 import { ServiceUnavailableError, type SqlExecutor } from '@verdict/platform';
 
 export interface UsageStore {
@@ -115,8 +115,8 @@ export async function usageOf(store: UsageStore, projectId: string, now: Date): 
     projectRemaining: mine.remaining,
     unallocatedPool,
     projectUsage,
-    periodStart: period.start.toISOString(),
-    periodEnd: period.end.toISOString(),
-    resetDate: period.end.toISOString(),
+    periodStart: keptInstant(period.start),
+    periodEnd: keptInstant(period.end),
+    resetDate: keptInstant(period.end),
   };
 }

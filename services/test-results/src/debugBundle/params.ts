@@ -1,3 +1,4 @@
+import { DEBUG_BUNDLE_ID_MAX_LENGTH } from '@verdict/contracts';
 import { ValidationError, storableText } from '@verdict/platform';
 import { BundleFormat, BundleView } from './types';
 
@@ -32,7 +33,7 @@ export const DEBUG_BUNDLE_LIMITS = {
   page: { min: 1, max: 1_000_000 },
   limit: { min: 1, max: 50 },
   budgetChars: { min: 1, max: 128_000 },
-  idLength: 512,
+  idLength: DEBUG_BUNDLE_ID_MAX_LENGTH,
 } as const;
 
 /** Spec §9.2: the context endpoint's parameters, and what replaced each. */

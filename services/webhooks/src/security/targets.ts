@@ -14,10 +14,39 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has; the port tests replace with a fixed table. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/**
+ * How long a name may take to resolve. The system resolver retries an unanswered query for several
+ * seconds a time; a subscription's write (and a delivery) waits at most this long, then the name counts
+ * as not resolving for now, as when DNS says it does not exist.
+ */
+export const RESOLVE_TIMEOUT_MS = 3_000;
+
 export const systemResolver: Resolver = async (hostname) => {
   const found = await dnsLookup(hostname, { all: true, verbatim: true });
   return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
+
+/**
+ * A resolver that gives up after `timeoutMs` (rejecting, as for a name that does not exist).
+ *
+ * @example const resolve = withResolveTimeout(systemResolver);
+ */
+export function withResolveTimeout(resolve: Resolver, timeoutMs: number = RESOLVE_TIMEOUT_MS): Resolver {
+  return async (hostname) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${hostname} did not resolve within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([resolve(hostname), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
 
 const blocked = new BlockList();
 for (const [network, prefix] of [

@@ -1,4 +1,4 @@
-import { checkTarget, isPrivateAddress } from './targets';
+import { checkTarget, isPrivateAddress, withResolveTimeout, type Resolver } from './targets';
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -80,5 +80,20 @@ describe('checkTarget', () => {
       reason: 'host unknown.example does not resolve',
       unresolved: true,
     });
+  });
+});
+
+describe('withResolveTimeout', () => {
+  it('when a name takes longer than the timeout to resolve, then it counts as not resolving and the check says so', async () => {
+    const never: Resolver = () => new Promise(() => undefined);
+    const resolve = withResolveTimeout(never, 20);
+    await expect(resolve('slow.example')).rejects.toThrow('slow.example did not resolve within 20 ms');
+    const check = await checkTarget('https://slow.example/hook', { allowPrivateNetworks: false, resolve });
+    expect(check).toEqual({ ok: false, reason: 'host slow.example does not resolve', unresolved: true });
+  });
+
+  it('when a name resolves in time, then its addresses come through', async () => {
+    const resolve = withResolveTimeout(async () => [{ address: '93.184.216.34', family: 4 }], 1_000);
+    expect(await resolve('example.com')).toEqual([{ address: '93.184.216.34', family: 4 }]);
   });
 });

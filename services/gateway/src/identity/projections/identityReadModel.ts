@@ -11,6 +11,7 @@ import {
   type MembershipRole,
   keptInstant,
   keptInstantOrNull,
+  STORED_INTEGER_MAX,
 } from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
 import type { IdentityDirectory, ProjectRecord, Role, TokenRecord } from '../directory';
@@ -85,10 +86,12 @@ async function applyEvent(tx: SqlExecutor, schema: string, event: IdentityEvent)
           organizationId,
           name,
           plan.name,
-          plan.testCaseLimit,
-          plan.projectLimit,
-          plan.periodStart,
-          plan.periodEnd,
+          // Events recorded before these were bounded may hold more than the column takes: a limit that
+          // large means no limit, and the largest the column holds says the same.
+          Math.min(plan.testCaseLimit, STORED_INTEGER_MAX),
+          Math.min(plan.projectLimit, STORED_INTEGER_MAX),
+          keptInstantOrNull(plan.periodStart),
+          keptInstantOrNull(plan.periodEnd),
           createdAt,
         ],
       );
@@ -99,7 +102,13 @@ async function applyEvent(tx: SqlExecutor, schema: string, event: IdentityEvent)
       await tx.query(
         `INSERT INTO ${schema}.projects (id, organization_id, name, allocation, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-        [projectId, organizationId, name, allocation, createdAt],
+        [
+          projectId,
+          organizationId,
+          name,
+          allocation === null ? null : Math.min(allocation, STORED_INTEGER_MAX),
+          createdAt,
+        ],
       );
       return;
     }
