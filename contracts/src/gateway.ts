@@ -33,3 +33,73 @@ export const ProjectPath = z.object({ projectId: z.string().min(1) });
  * minutes); the signature is the credential, so no bearer token is asked for.
  */
 export const SIGNED_DOWNLOAD_PATH = '/downloads';
+
+// ---------------------------------------------------------------------------------------------------------
+// Web sessions (docs/web.md): a person signs in once with a personal access token, or with the one-time
+// link `npm start` prints, and the browser then carries an httpOnly cookie instead of the token.
+
+/** `POST /session`: exactly one of a personal access token or a one-time sign-in code. */
+export const SignInRequest = z
+  .strictObject({
+    token: z.string().min(1).max(500).optional().describe('A personal access token (svc_pat_…)'),
+    code: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('The code of a one-time sign-in link (single use, expires)'),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.token === undefined) === (body.code === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'send exactly one of token or code' });
+    }
+  });
+export type SignInRequest = z.infer<typeof SignInRequest>;
+
+export const SessionRole = z.enum(['owner', 'admin', 'member', 'viewer']);
+
+/** What the signed-in person is and may reach: the answer of `GET /session` and of a sign-in. */
+export const SessionInfo = z.object({
+  user: z
+    .object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() })
+    .nullable()
+    .describe("The token's owner; null when the identity read model does not know it (yet)"),
+  token: z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    kind: z.enum(['personal', 'project']),
+    expiresAt: z.iso.datetime().nullable(),
+  }),
+  projects: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        organizationId: z.string(),
+        organizationName: z.string(),
+        role: SessionRole.nullable().describe(
+          "The owner's role in the project's organization; null: not a member (every request refused)",
+        ),
+      }),
+    )
+    .describe('The projects the token reaches, by organization then name'),
+  csrfToken: z
+    .string()
+    .nullable()
+    .describe(
+      'Send it as the X-CSRF-Token header with every write made with the session cookie; null when the request carried a bearer token instead',
+    ),
+  idleTimeoutSeconds: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The session ends after this long without a request; null for a bearer token'),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const SignedOut = z.object({ signedOut: z.literal(true) });
+
+/** The name of the session cookie (httpOnly, SameSite=Lax, Secure behind https). */
+export const SESSION_COOKIE = 'verdict_session';
+/** The header that carries the session's CSRF token on writes. */
+export const CSRF_HEADER = 'X-CSRF-Token';

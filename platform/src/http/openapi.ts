@@ -211,12 +211,18 @@ function operationOf(route: RouteSpec, operationId: string, components: Componen
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    security:
-      route.security === 'none' ? [] : [{ [route.security === 'admin' ? 'adminKey' : 'bearerToken']: [] }],
+    security: securityOf(route.security),
     parameters: parametersOf(route, components),
     ...body,
     responses,
   };
+}
+
+/** A token route also takes the web app's session cookie (docs/web.md): either one, never both needed. */
+function securityOf(security: RouteSpec['security']): Record<string, never[]>[] {
+  if (security === 'none') return [];
+  if (security === 'admin') return [{ adminKey: [] }];
+  return [{ bearerToken: [] }, { sessionCookie: [] }];
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
@@ -309,6 +315,13 @@ export function buildOpenApiDocument(options: {
           description: 'A personal (svc_pat_…) or project (svcp_…) token',
         },
         adminKey: { type: 'http', scheme: 'bearer', description: 'VERDICT_ADMIN_KEY' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'verdict_session',
+          description:
+            'A web session opened by POST /session (httpOnly); a write made with it also sends X-CSRF-Token',
+        },
       },
     },
     paths,

@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { PublicUrlSetting, TrustProxySetting, trustProxyOf } from '@verdict/gateway';
+import {
+  PublicUrlSetting,
+  SessionIdleMinutesSetting,
+  TrustProxySetting,
+  trustProxyOf,
+  WebDirSetting,
+} from '@verdict/gateway';
 import { envInteger } from '@verdict/platform';
 import { z } from 'zod';
 
@@ -18,6 +24,8 @@ export const EmbeddedConfig = z
     VERDICT_INGEST_RATE_LIMIT: envInteger({ min: 1, fallback: 1200 }),
     VERDICT_TRUST_PROXY: TrustProxySetting,
     VERDICT_ARTIFACT_MAX_BYTES: envInteger({ min: 1, fallback: 100 * 1024 * 1024 }),
+    VERDICT_SESSION_IDLE_MINUTES: SessionIdleMinutesSetting,
+    VERDICT_WEB_DIR: WebDirSetting,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((env) => ({
@@ -29,6 +37,8 @@ export const EmbeddedConfig = z
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
+    sessionIdleMinutes: env.VERDICT_SESSION_IDLE_MINUTES,
+    webDir: path.resolve(env.VERDICT_WEB_DIR),
     logLevel: env.LOG_LEVEL,
   }));
 export type EmbeddedConfig = z.output<typeof EmbeddedConfig>;

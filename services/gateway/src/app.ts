@@ -21,6 +21,9 @@ import {
 } from '@verdict/platform';
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import { limitFailedAdminKeys } from './access/rateLimits';
+import { createSessionRouter, createSignInRouter } from './access/sessions/session.http';
+import { createSessionStore, type SessionStore } from './access/sessions/sessionStore';
+import { createWebAppRouter } from './web/webApp';
 import type { Identity } from './identity/module';
 import { deadLetterRouter } from './operations/deadLetters.http';
 import { forwardTo, type ServiceMount } from './routing/forward';
@@ -56,7 +59,14 @@ export interface GatewayOptions {
   downloads?: { blobs: BlobStore; secret: string };
   /** The dead letters of every consumer and the bus their replays go out on (admin API). */
   deadLetters: { store: DeadLetterStore; bus: EventBus };
+  /** The web app's sessions; kept in `kv` with the default idle timeout when omitted. */
+  sessions?: SessionStore;
+  /** The built web app (VERDICT_WEB_DIR); without it the gateway serves the API only. */
+  webDir?: string;
 }
+
+/** A web session ends after this long without a request, unless configured (VERDICT_SESSION_IDLE_MINUTES). */
+export const DEFAULT_SESSION_IDLE_MINUTES = 480;
 
 /** Every route of the public API: the gateway's own and those of the services behind it. */
 export function publicRoutes(services: ServiceMount[]): RouteSpec[] {
@@ -183,6 +193,21 @@ export function createGatewayApp(options: GatewayOptions): Express {
     app.use(SIGNED_DOWNLOAD_PATH, serveSignedBlobs({ store: blobs, secret, clock: options.clock }));
   }
 
+  const sessions =
+    options.sessions ??
+    createSessionStore({
+      kv: options.kv,
+      clock: options.clock,
+      idleTimeoutMs: DEFAULT_SESSION_IDLE_MINUTES * 60_000,
+    });
+  const sessionOptions = {
+    directory: options.identity.directory,
+    accounts: options.identity.accounts,
+    sessions,
+    rateLimiter: options.rateLimiter,
+    clock: options.clock,
+    publicUrl: options.publicUrl,
+  };
   const accessChain = createAccessChain({
     directory: options.identity.directory,
     rateLimiter: options.rateLimiter,
@@ -191,11 +216,14 @@ export function createGatewayApp(options: GatewayOptions): Express {
     logger: options.logger,
     ingestLimitPerMinute: options.ingestLimitPerMinute,
     routeGuard: rejectUnknownRoutes(publicRoutes(options.services)),
+    sessions,
   });
   const api = Router();
   api.use(retiredContext());
+  api.use(createSignInRouter(sessionOptions));
   api.use(accessChain);
   api.use(createTokenInfoRouter({ directory: options.identity.directory }));
+  api.use(createSessionRouter(sessionOptions));
   for (const service of options.services) {
     const owned = compileRoutes(service.name, service.routes);
     const forward = forwardTo(service, {
@@ -207,6 +235,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
     api.use((req, res, next) => (findRoute(owned, req.method, req.path) ? forward(req, res, next) : next()));
   }
   for (const prefix of API_PREFIXES) app.use(prefix, api);
+  if (options.webDir !== undefined) {
+    app.use(
+      createWebAppRouter({ dir: options.webDir, logger: options.logger, publicUrl: options.publicUrl }),
+    );
+  }
   finish(app);
   return app;
 }

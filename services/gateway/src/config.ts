@@ -37,6 +37,12 @@ export const PublicUrlSetting = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .optional();
 
+/** VERDICT_SESSION_IDLE_MINUTES: a web session ends after this long without a request (docs/web.md). */
+export const SessionIdleMinutesSetting = envInteger({ min: 1, max: 525_600, fallback: 480 });
+
+/** VERDICT_WEB_DIR: the built web app the gateway serves at `/` (`npm start` builds it when missing). */
+export const WebDirSetting = z.string().min(1).default('./web/dist');
+
 /**
  * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
  * the process refuses to start without them.
@@ -55,6 +61,8 @@ export const GatewayConfig = z
     VERDICT_PUBLIC_URL: PublicUrlSetting,
     VERDICT_INGEST_RATE_LIMIT: envInteger({ min: 1, fallback: 1200 }),
     VERDICT_TRUST_PROXY: TrustProxySetting,
+    VERDICT_SESSION_IDLE_MINUTES: SessionIdleMinutesSetting,
+    VERDICT_WEB_DIR: WebDirSetting,
     VERDICT_TEST_RESULTS_URL: z.url().default('http://127.0.0.1:8081'),
     VERDICT_MANUAL_TESTING_URL: z.url().default('http://127.0.0.1:8083'),
     VERDICT_WEBHOOKS_URL: z.url().default('http://127.0.0.1:8082'),
@@ -74,6 +82,8 @@ export const GatewayConfig = z
     publicUrl: (env.VERDICT_PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     ingestLimitPerMinute: env.VERDICT_INGEST_RATE_LIMIT,
     trustProxy: trustProxyOf(env.VERDICT_TRUST_PROXY),
+    sessionIdleMinutes: env.VERDICT_SESSION_IDLE_MINUTES,
+    webDir: path.resolve(env.VERDICT_WEB_DIR),
     testResultsUrl: env.VERDICT_TEST_RESULTS_URL,
     manualTestingUrl: env.VERDICT_MANUAL_TESTING_URL,
     webhooksUrl: env.VERDICT_WEBHOOKS_URL,

@@ -12,7 +12,8 @@ import type {
   SqlDatabase,
 } from '@verdict/platform';
 import { createSqlEventStore } from '@verdict/platform';
-import { createGatewayApp } from './app';
+import { createSessionStore } from './access/sessions/sessionStore';
+import { createGatewayApp, DEFAULT_SESSION_IDLE_MINUTES } from './app';
 import { createIdentity, type Identity } from './identity/module';
 import type { ServiceMount } from './routing/forward';
 
@@ -42,6 +43,10 @@ export interface GatewaySettings {
   services: ServiceMount[];
   trustProxy?: boolean | number | string;
   downloads?: { blobs: BlobStore; secret: string };
+  /** A web session ends after this many minutes without a request (VERDICT_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes?: number;
+  /** The built web app served at `/` (VERDICT_WEB_DIR); the API only without it. */
+  webDir?: string;
   /**
    * Where identity lives: event store schema, read-model schema and topic. Defaults suit one Verdict per
    * database and cluster; set them to run several side by side (integration tests do).
@@ -52,6 +57,11 @@ export interface GatewaySettings {
 export interface Gateway {
   app: Express;
   identity: Identity;
+  /**
+   * A one-time sign-in link of the web app for a token: it opens one session, once, within `ttlMs`.
+   * `npm start` prints one for the demo user on its first start.
+   */
+  signInLink(tokenId: string, ttlMs: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -62,7 +72,7 @@ export interface Gateway {
  * @example const gateway = await startGateway(ports, settings); await listen(gateway.app, { host, port });
  */
 export async function startGateway(ports: GatewayPorts, settings: GatewaySettings): Promise<Gateway> {
-  const { names, ...appSettings } = settings;
+  const { names, sessionIdleMinutes, ...appSettings } = settings;
   const store = createSqlEventStore({
     db: ports.db,
     schema: names?.storeSchema ?? GATEWAY_SCHEMA,
@@ -80,7 +90,13 @@ export async function startGateway(ports: GatewayPorts, settings: GatewaySetting
     ...(names?.topic ? { topic: names.topic } : {}),
   });
   await identity.start();
+  const sessions = createSessionStore({
+    kv: ports.kv,
+    clock: ports.clock,
+    idleTimeoutMs: (sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES) * 60_000,
+  });
   const app = createGatewayApp({
+    sessions,
     logger: ports.logger,
     readiness: {
       store: () => ports.db.ping(),
@@ -95,5 +111,14 @@ export async function startGateway(ports: GatewayPorts, settings: GatewaySetting
     deadLetters: { store: ports.deadLetters, bus: ports.bus },
     ...appSettings,
   });
-  return { app, identity, stop: () => identity.stop() };
+  return {
+    app,
+    identity,
+    async signInLink(tokenId, ttlMs) {
+      const code = await sessions.issueSignInCode(tokenId, ttlMs);
+      // In the fragment: browsers send no fragment to servers, so the code stays out of access logs.
+      return `${settings.publicUrl.replace(/\/+$/, '')}/sign-in#code=${code}`;
+    },
+    stop: () => identity.stop(),
+  };
 }

@@ -3,7 +3,13 @@
 export * from './app';
 export { createIdentity, type Identity } from './identity/module';
 export { resolveAdminKey } from './identity/adminKey';
-export { PublicUrlSetting, TrustProxySetting, trustProxyOf } from './config';
+export {
+  PublicUrlSetting,
+  SessionIdleMinutesSetting,
+  TrustProxySetting,
+  trustProxyOf,
+  WebDirSetting,
+} from './config';
 export type { ServiceMount } from './routing/forward';
 export { RateLimitConfig } from './access/rateLimits';
 export * from './gateway';

@@ -53,6 +53,8 @@ async function main(): Promise<void> {
       internalSecret: config.internalSecret,
       publicUrl: config.publicUrl,
       ingestLimitPerMinute: config.ingestLimitPerMinute,
+      sessionIdleMinutes: config.sessionIdleMinutes,
+      webDir: config.webDir,
       // Distributed on one machine, gateway and test-results share the blob folder (VERDICT_BLOB_DIR).
       downloads: {
         blobs: createFilesystemBlobStore({ root: config.blobDir }),

@@ -24,7 +24,10 @@ import {
   ReplayDeadLettersRequest,
   ReplayedDeadLetters,
   RevokedToken,
+  SessionInfo,
   SetMembershipRequest,
+  SignedOut,
+  SignInRequest,
   successEnvelope,
   TokenInfo,
   TokenInfoQuery,
@@ -37,12 +40,58 @@ const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') =
 });
 const refused = (description: string) => ({ description, schema: ErrorEnvelope });
 
+/** The web app's session (docs/web.md): sign in, who am I, sign out. */
+export const sessionRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/session',
+    summary: 'Sign in: exchange a personal access token (or a one-time sign-in code) for a session cookie',
+    description:
+      'Answers 201 with Set-Cookie `verdict_session` (httpOnly, SameSite=Lax, Secure behind https) and the ' +
+      'session. Every route then accepts the cookie instead of the Authorization header, with the same scopes, ' +
+      'roles and rate limits as the token; writes made with it must send the `csrfToken` as X-CSRF-Token. The ' +
+      'session ends after VERDICT_SESSION_IDLE_MINUTES without a request, when its token is revoked or ' +
+      'expires, or on DELETE /session. A wrong, revoked or expired token, or a used or expired code: 401; a ' +
+      'project token: 403.',
+    tag: 'Session',
+    security: 'none',
+    body: SignInRequest,
+    responses: {
+      201: ok(SessionInfo, 'Signed in'),
+      400: refused('VALIDATION_ERROR: not exactly one of token or code, or a body that is not that JSON'),
+      401: refused('UNAUTHORIZED: the token or the code does not open a session'),
+      403: refused('FORBIDDEN: a project token cannot open a session'),
+      429: refused('RATE_LIMIT_EXCEEDED: the per-IP limit of spec §8'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/session',
+    summary: 'Who is signed in: the person, the token, the projects it reaches with the role in each',
+    description: 'With a bearer token instead of a session, the same answer for that token (csrfToken null).',
+    tag: 'Session',
+    security: 'bearer',
+    responses: { 200: ok(SessionInfo) },
+  },
+  {
+    method: 'delete',
+    path: '/session',
+    summary: 'Sign out: the session ends at once and its cookie is cleared',
+    description:
+      'Needs the X-CSRF-Token header, as every write made with a session. With a bearer token: 400.',
+    tag: 'Session',
+    security: 'bearer',
+    responses: { 200: ok(SignedOut, 'Signed out') },
+  },
+];
+
 /**
  * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
  * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
  * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
  */
 export const gatewayApiRoutes: RouteSpec[] = [
+  ...sessionRoutes,
   {
     method: 'get',
     path: '/{projectId}/token-info',

@@ -4,10 +4,12 @@ import type { IdentityDirectory } from '../identity/directory';
 import { authenticate } from './authenticate';
 import { authorize } from './authorize';
 import { limitByIp, limitByToken } from './rateLimits';
+import { sessionCookieOf } from './authenticate';
+import type { SessionStore } from './sessions/sessionStore';
 
 /**
  * The gate in front of every public API route, in the order that keeps each step cheap for an abuser:
- * per-IP limit (before any lookup) → authentication → authorization (scope; project and role on
+ * per-IP limit (before any lookup) → authentication (bearer token or web session) → authorization (scope; project and role on
  * `/{projectId}/…`) → per-token buckets → the routes. Mount it under each API prefix; the routes follow
  * it on the same prefix.
  */
@@ -29,6 +31,8 @@ export interface AccessChainOptions {
    * they get a 404 (with the rate-limit headers) before any token is asked for.
    */
   routeGuard?: RequestHandler;
+  /** Web sessions: a request with the session cookie and no Authorization header is judged by its token. */
+  sessions?: SessionStore;
 }
 
 declare module 'express-serve-static-core' {
@@ -45,7 +49,8 @@ declare module 'express-serve-static-core' {
  */
 function startIdentityVersionRead(directory: IdentityDirectory): RequestHandler {
   return (req, res, next) => {
-    if (directory.identityVersion && req.headers.authorization !== undefined) {
+    const credentials = req.headers.authorization !== undefined || sessionCookieOf(req) !== undefined;
+    if (directory.identityVersion && credentials) {
       res.locals.identityVersion = directory.identityVersion();
     }
     next();
@@ -70,7 +75,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
     startIdentityVersionRead(directory),
     limitByIp({ rateLimiter }),
     ...(options.routeGuard ? [options.routeGuard] : []),
-    authenticate({ directory, kv, clock }),
+    authenticate({ directory, kv, clock, ...(options.sessions ? { sessions: options.sessions } : {}) }),
     authorize({ directory }),
     limitByToken({ rateLimiter, ingestLimitPerMinute, logger: options.logger }),
   );

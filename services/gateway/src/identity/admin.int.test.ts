@@ -612,10 +612,12 @@ describe.each(ADAPTERS)('admin API on %s', (_name, makeAdapters) => {
           organizationId: expect.any(String),
           projectId: expect.any(String),
           userId: expect.any(String),
+          tokenId: expect.any(String),
           token: expect.stringMatching(/^svc_pat_/),
         });
         const directory = fresh.identity.directory;
         const parsed = parseToken(seed?.token ?? '');
+        expect(parsed?.tokenId).toBe(seed?.tokenId);
         const token = await directory.findToken(parsed?.tokenId ?? '');
         expect(token).toMatchObject({
           kind: 'personal',

@@ -32,6 +32,13 @@ import {
 import { withProjectCache } from './projectCache';
 import { bumpIdentityVersion, withTokenCache } from './tokenCache';
 import { seedDemo, type DemoSeed } from './seed';
+import type { UserRecord } from './projections/identityReadModel';
+
+/** What a web session shows of its person: who they are and what their organizations are called. */
+export interface Accounts {
+  findUser(userId: string): Promise<UserRecord | null>;
+  organizationNames(ids: readonly string[]): Promise<Map<string, string>>;
+}
 
 /** The topic the identity events travel on, keyed by stream id. */
 export const IDENTITY_TOPIC = 'identity';
@@ -66,6 +73,7 @@ export interface Identity {
   directory: IdentityDirectory;
   /** The use cases behind the admin API, for other in-process callers. */
   commands: IdentityCommands;
+  accounts: Accounts;
   projector: Projector;
   /** Creates the store and the read model when missing, subscribes the projector, starts the relay. */
   start(): Promise<void>;
@@ -115,6 +123,10 @@ export function createIdentity(options: IdentityOptions): Identity {
       ? withTokenCache(withProjectCache(readModel), options.kv)
       : withProjectCache(readModel),
     commands,
+    accounts: {
+      findUser: (userId) => readModel.findUser(userId),
+      organizationNames: (ids) => readModel.organizationNames(ids),
+    },
     projector,
     async start() {
       if (subscription) return;

@@ -15,6 +15,7 @@ export interface DemoSeed {
   organizationId: string;
   projectId: string;
   userId: string;
+  tokenId: string;
   /** The demo token's cleartext: it exists only in this answer. */
   token: string;
 }
@@ -52,5 +53,11 @@ export async function seedDemo(
     { kind: 'personal', userId: user.id, name: 'Demo token', projectIds: [project.id] },
     context,
   );
-  return { organizationId: organization.id, projectId: project.id, userId: user.id, token: issued.token };
+  return {
+    organizationId: organization.id,
+    projectId: project.id,
+    userId: user.id,
+    tokenId: issued.id,
+    token: issued.token,
+  };
 }

@@ -183,6 +183,8 @@ export interface UserRecord {
 /** The directory of the access checks plus the lookups the admin API and the seeding need. */
 export interface IdentityReadModel extends IdentityDirectory {
   findUser(userId: string): Promise<UserRecord | null>;
+  /** The names of the organizations among `ids` that exist, by id. */
+  organizationNames(ids: readonly string[]): Promise<Map<string, string>>;
   /** True once any organization exists; the demo seeding runs only before that. */
   hasOrganizations(): Promise<boolean>;
 }
@@ -287,6 +289,14 @@ export function createSqlIdentityDirectory(
             createdAt: keptInstant(row.created_at),
           }
         : null;
+    },
+    async organizationNames(ids) {
+      if (ids.length === 0) return new Map();
+      const { rows } = await db.query<{ id: string; name: string }>(
+        `SELECT id, name FROM ${schema}.organizations WHERE id = ANY($1::text[])`,
+        [[...ids]],
+      );
+      return new Map(rows.map((row) => [row.id, row.name]));
     },
     async hasOrganizations() {
       const { rows } = await db.query<{ found: boolean }>(
