@@ -10,15 +10,18 @@ const os = require('node:os');
 const path = require('node:path');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { ensureClientsBuilt } = require('./clients.cjs');
+const { ensureWebBuilt, webDistDir } = require('./web.cjs');
 const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
+/** The TypeScript projects `npm run typecheck` checks: Node code, the web app (DOM), its browser tests. */
+const TS_PROJECTS = ['tsconfig.json', 'web/tsconfig.json', 'web/tsconfig.tests.json'];
 
 function manifestsDigest() {
   const hash = crypto.createHash('sha256');
   const lock = path.join(root, 'package-lock.json');
   const manifests = [path.join(root, 'package.json'), lock];
-  for (const dir of ['contracts', 'platform', 'e2e', 'bench'])
+  for (const dir of ['contracts', 'platform', 'e2e', 'bench', 'web'])
     manifests.push(path.join(root, dir, 'package.json'));
   for (const group of ['services', 'clients']) {
     const folder = path.join(root, group);
@@ -50,6 +53,12 @@ function selectsContainerTests(jest, args) {
   return listed.status === 0 && /containers\.e2e\.test\.ts$/m.test(listed.stdout);
 }
 
+/** The client package, then the web app that imports it; resolves with 0 or the failing build's code. */
+async function buildApp() {
+  const clients = await ensureClientsBuilt();
+  return clients !== 0 ? clients : ensureWebBuilt();
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
   // Stopped by whoever stopped our parent (npm's shell dies of the SIGTERM it does not pass on): the child
@@ -63,12 +72,15 @@ async function main() {
   process.env.PATH = `${path.dirname(node22)}${path.delimiter}${process.env.PATH}`;
   switch (command) {
     case 'start': {
+      // The gateway serves the web app: built first when missing or stale (its client package before it).
+      const built = await buildApp();
+      if (built !== 0) process.exit(built);
       // The embedded process runs from a bundle of the workspace's TypeScript (built in well under a
       // second): an on-the-fly TypeScript loader would cost it ~30 MB of resident memory for good. Fewer
       // malloc arenas and a smaller young generation keep the idle process small too.
       const { embedded } = await bundleEntries({ embedded: 'services/embedded/src/main.ts' });
       const code = await run(node22, [...SERVICE_NODE_FLAGS, '--max-semi-space-size=4', embedded, ...rest], {
-        env: { ...SERVICE_ENV, ...process.env },
+        env: { ...SERVICE_ENV, VERDICT_WEB_DIR: webDistDir, ...process.env },
         launcherPipe: true,
       });
       process.exit(code);
@@ -82,9 +94,11 @@ async function main() {
       // The client packages' types are generated from the contracts: built first (when stale).
       const built = await ensureClientsBuilt();
       if (built !== 0) process.exit(built);
-      process.exit(
-        await run(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json', '--noEmit']),
-      );
+      for (const project of TS_PROJECTS) {
+        const code = await run(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', project, '--noEmit']);
+        if (code !== 0) process.exit(code);
+      }
+      process.exit(0);
       break;
     }
     case 'test': {
@@ -95,7 +109,7 @@ async function main() {
       if (rest.length === 0) {
         const bin = (name) => path.join(root, 'node_modules', '.bin', name);
         for (const [name, args] of [
-          ['tsc', ['-p', 'tsconfig.json', '--noEmit']],
+          ...TS_PROJECTS.map((project) => ['tsc', ['-p', project, '--noEmit']]),
           ['eslint', ['.']],
           ['prettier', ['--check', '.', '--log-level', 'warn']],
         ]) {
@@ -136,7 +150,14 @@ async function main() {
       process.exit(code);
       break;
     }
+    case 'build-web': {
+      const built = await ensureClientsBuilt();
+      process.exit(built !== 0 ? built : await ensureWebBuilt({ force: rest.includes('--force') }));
+      break;
+    }
     case 'start-distributed': {
+      const built = await buildApp();
+      if (built !== 0) process.exit(built);
       // The launcher provisions the servers itself: it must know which ones it started to stop only those.
       const code = await run(node22, [path.join(root, 'scripts/start-distributed.cjs'), ...rest], {
         launcherPipe: true,

@@ -1,0 +1,187 @@
+/**
+ * Every read the pages make, as TanStack Query options: one key per resource and parameters, so two pages
+ * asking the same thing share one request and one cache entry. The API's read limit is 100 requests a
+ * minute per token (spec §8), so answers stay fresh for a while and only running runs are polled.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { unwrap } from '@verdict/client';
+import { rememberCsrfToken, verdict, type Read, type ReadQuery } from './client';
+
+const MINUTE = 60_000;
+/** How often a page showing a running run asks again. */
+export const LIVE_INTERVAL_MS = 5_000;
+
+export type Session = Read<'/session'>;
+export type RunRecord = Read<'/{projectId}/test-runs'>[number];
+export type RunListQuery = ReadQuery<'/{projectId}/test-runs'>;
+export type RunDetail = Read<'/{projectId}/test-runs/{runId}'>;
+export type RunSpec = NonNullable<RunDetail['specs']>[number];
+export type RunSpecTest = RunSpec['tests'][number];
+export type TestCaseDetail = Read<'/{projectId}/test-cases/{caseId}'>;
+export type DebugBundleData = Read<'/{projectId}/debug-bundle'>;
+export type TestBundle = Extract<DebugBundleData, { scope: 'test' }>;
+export type ExplorerData = Read<'/{projectId}/test-case-explorer'>;
+export type ExplorerQuery = ReadQuery<'/{projectId}/test-case-explorer'>;
+export type AnalyticsSummary = Read<'/{projectId}/analytics/summary'>;
+export type SummaryQuery = ReadQuery<'/{projectId}/analytics/summary'>;
+export type ExecutionPerformance = Read<'/{projectId}/analytics/execution-performance'>;
+export type PerformanceQuery = ReadQuery<'/{projectId}/analytics/execution-performance'>;
+export type Dashboard = Read<'/{projectId}/dashboard'>;
+export type ProjectFilters = Read<'/{projectId}/filters'>;
+export type Usage = Read<'/{projectId}/usage'>;
+export type Outcome = RunSpecTest['outcome'];
+
+const path = (projectId: string) => ({ path: { projectId } });
+
+export const sessionQuery = () =>
+  queryOptions({
+    queryKey: ['session'],
+    queryFn: async ({ signal }): Promise<Session> => {
+      const session = unwrap(await verdict.api.GET('/session', { signal })).data;
+      rememberCsrfToken(session.csrfToken);
+      return session;
+    },
+    staleTime: 5 * MINUTE,
+  });
+
+export const runsQuery = (projectId: string, query: RunListQuery) =>
+  queryOptions({
+    queryKey: ['runs', projectId, query],
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-runs', {
+          params: { ...path(projectId), query },
+          signal,
+        }),
+      ),
+    staleTime: 15_000,
+    // Live while a run on the page is running: new runs and new results appear without a reload.
+    refetchInterval: (query) =>
+      query.state.data?.data.some((run) => run.status === 'running') ? LIVE_INTERVAL_MS : false,
+  });
+
+export const runQuery = (projectId: string, runId: string) =>
+  queryOptions({
+    queryKey: ['run', projectId, runId],
+    queryFn: async ({ signal }): Promise<RunDetail> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-runs/{runId}', {
+          params: { path: { projectId, runId }, query: { include: 'specs' } },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? LIVE_INTERVAL_MS : false),
+  });
+
+export const filtersQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['filters', projectId],
+    queryFn: async ({ signal }): Promise<ProjectFilters> =>
+      unwrap(await verdict.api.GET('/{projectId}/filters', { params: path(projectId), signal })).data,
+    staleTime: 5 * MINUTE,
+  });
+
+export interface TestTarget {
+  projectId: string;
+  runId: string;
+  caseId: string;
+  attempt?: number | undefined;
+  platform?: string | undefined;
+}
+
+export const testBundleQuery = ({ projectId, runId, caseId, attempt, platform }: TestTarget) =>
+  queryOptions({
+    queryKey: ['bundle', projectId, runId, caseId, attempt ?? null, platform ?? null],
+    queryFn: async ({ signal }): Promise<TestBundle> => {
+      const { data } = unwrap(
+        await verdict.api.GET('/{projectId}/debug-bundle', {
+          params: {
+            ...path(projectId),
+            query: {
+              runId,
+              caseId,
+              ...(attempt === undefined ? {} : { attempt }),
+              ...(platform === undefined ? {} : { project: platform }),
+            },
+          },
+          signal,
+        }),
+      );
+      if (data.scope !== 'test') throw new Error(`Expected a test bundle, got a ${data.scope} bundle`);
+      return data;
+    },
+    // Artifact URLs in it are signed for 15 minutes: asked again well before they expire.
+    staleTime: 5 * MINUTE,
+  });
+
+export const testHistoryQuery = (projectId: string, caseId: string) =>
+  queryOptions({
+    queryKey: ['test-case', projectId, caseId],
+    queryFn: async ({ signal }): Promise<TestCaseDetail> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-cases/{caseId}', {
+          params: {
+            path: { projectId, caseId },
+            query: { include: 'history', historyLimit: 50 },
+          },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });
+
+export const explorerQuery = (projectId: string, query: ExplorerQuery) =>
+  queryOptions({
+    queryKey: ['explorer', projectId, query],
+    queryFn: async ({ signal }): Promise<ExplorerData> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-case-explorer', {
+          params: { ...path(projectId), query },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });
+
+export const summaryQuery = (projectId: string, query: SummaryQuery) =>
+  queryOptions({
+    queryKey: ['summary', projectId, query],
+    queryFn: async ({ signal }): Promise<AnalyticsSummary> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/analytics/summary', {
+          params: { ...path(projectId), query },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });
+
+export const performanceQuery = (projectId: string, query: PerformanceQuery) =>
+  queryOptions({
+    queryKey: ['performance', projectId, query],
+    queryFn: async ({ signal }): Promise<ExecutionPerformance> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/analytics/execution-performance', {
+          params: { ...path(projectId), query },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });
+
+export const dashboardQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['dashboard', projectId],
+    queryFn: async ({ signal }): Promise<Dashboard> =>
+      unwrap(await verdict.api.GET('/{projectId}/dashboard', { params: path(projectId), signal })).data,
+    staleTime: MINUTE,
+  });
+
+export const usageQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['usage', projectId],
+    queryFn: async ({ signal }): Promise<Usage> =>
+      unwrap(await verdict.api.GET('/{projectId}/usage', { params: path(projectId), signal })).data,
+    staleTime: MINUTE,
+  });
