@@ -34,6 +34,12 @@ export const ProjectPath = z.object({ projectId: z.string().min(1) });
  */
 export const SIGNED_DOWNLOAD_PATH = '/downloads';
 
+/**
+ * Where the gateway serves Playwright's trace viewer (the static build playwright-core ships), so that
+ * `links.traceViewerUrl` opens a trace on this server, never on trace.playwright.dev.
+ */
+export const TRACE_VIEWER_PATH = '/trace-viewer';
+
 // ---------------------------------------------------------------------------------------------------------
 // Web sessions (docs/web.md): a person signs in once with a personal access token, or with the one-time
 // link `npm start` prints, and the browser then carries an httpOnly cookie instead of the token.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Response } from 'express';
+import { TRACE_VIEWER_PATH } from '@verdict/contracts';
 import { NotFoundError, type Logger } from '@verdict/platform';
 
 /**
@@ -17,8 +18,6 @@ import { NotFoundError, type Logger } from '@verdict/platform';
 
 /** The paths the app's router answers; kept in step with web/src/routes. */
 const UI_PATH = /^\/(?:sign-in\/?|projects(?:\/.*)?)?$/;
-
-export const TRACE_VIEWER_PATH = '/trace-viewer';
 
 export interface WebAppOptions {
   /** The built app: a folder with index.html and assets/ (VERDICT_WEB_DIR). */

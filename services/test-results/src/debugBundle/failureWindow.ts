@@ -1,4 +1,4 @@
-import type { TestError, TestStep } from '@verdict/contracts';
+import { TRACE_VIEWER_PATH, type TestError, type TestStep } from '@verdict/contracts';
 import type { BundleErrorSummary, FailureWindow, WindowStep } from './types';
 
 /**
@@ -403,17 +403,14 @@ export function uiUrl(publicUrl: string, projectId: string, runId: string, targe
 }
 
 /**
- * The trace viewer opened on a trace archive (`links.traceViewerUrl`); null without a trace. The
- * Playwright viewer runs in the browser and fetches the archive itself, so the signed URL is enough.
- * Self-hosters who cannot reach trace.playwright.dev pass their own viewer.
+ * The trace viewer opened on a trace archive (`links.traceViewerUrl`); null without a trace. The viewer is
+ * the copy of Playwright's trace viewer this Verdict serves (TRACE_VIEWER_PATH, under VERDICT_PUBLIC_URL):
+ * it runs in the browser and fetches the archive itself, so the signed URL is all it needs, and a trace
+ * opens without reaching trace.playwright.dev.
  *
- * @example traceViewerUrl(bundle.traceLink) // 'https://trace.playwright.dev/?trace=https%3A%2F%2F…'
+ * @example traceViewerUrl(bundle.traceLink, 'https://verdict.example.com') // 'https://verdict.example.com/trace-viewer/?trace=https%3A%2F%2F…'
  */
-export function traceViewerUrl(
-  traceLink: string | null,
-  viewerUrl = 'https://trace.playwright.dev/',
-): string | null {
+export function traceViewerUrl(traceLink: string | null, publicUrl: string): string | null {
   if (traceLink === null) return null;
-  const separator = viewerUrl.includes('?') ? '&' : '?';
-  return `${viewerUrl}${separator}trace=${encodeURIComponent(traceLink)}`;
+  return `${publicUrl.replace(/\/+$/, '')}${TRACE_VIEWER_PATH}/?trace=${encodeURIComponent(traceLink)}`;
 }

@@ -322,13 +322,13 @@ describe('links', () => {
     expect(uiUrl('http://localhost:8080', 'p 1', 'r1')).toBe('http://localhost:8080/projects/p%201/runs/r1');
   });
 
-  it('when there is no trace, then traceViewerUrl is null; else the trace URL is encoded into the viewer', () => {
-    expect(traceViewerUrl(null)).toBeNull();
-    expect(traceViewerUrl('https://v.example/a/t?sig=1&exp=2')).toBe(
-      'https://trace.playwright.dev/?trace=https%3A%2F%2Fv.example%2Fa%2Ft%3Fsig%3D1%26exp%3D2',
+  it('when there is no trace, then traceViewerUrl is null; else the trace URL is encoded into the viewer this Verdict serves', () => {
+    expect(traceViewerUrl(null, 'https://v.example')).toBeNull();
+    expect(traceViewerUrl('https://v.example/a/t?sig=1&exp=2', 'https://v.example/')).toBe(
+      'https://v.example/trace-viewer/?trace=https%3A%2F%2Fv.example%2Fa%2Ft%3Fsig%3D1%26exp%3D2',
     );
-    expect(traceViewerUrl('https://v/t', 'https://viewer.local/?x=1')).toBe(
-      'https://viewer.local/?x=1&trace=https%3A%2F%2Fv%2Ft',
+    expect(traceViewerUrl('https://v/t', 'https://ci.example/verdict')).toBe(
+      'https://ci.example/verdict/trace-viewer/?trace=https%3A%2F%2Fv%2Ft',
     );
   });
 });

@@ -209,7 +209,8 @@ const testBundle: TestBundle = {
   links: {
     uiUrl: 'https://verdict.example/projects/p1/runs/run-42/tests/case-0?attempt=2',
     retryCommand: 'npx playwright test tests/flow-0.spec.ts:20 --project=chromium',
-    traceViewerUrl: 'https://trace.playwright.dev/?trace=https%3A%2F%2Fverdict.example%2Fartifacts%2Fart-30',
+    traceViewerUrl:
+      'https://verdict.example/trace-viewer/?trace=https%3A%2F%2Fverdict.example%2Fartifacts%2Fart-30',
   },
 };
 

@@ -617,7 +617,7 @@ export async function testBundle(
         project,
         titlePath: testCase.title_path,
       }),
-      traceViewerUrl: traceViewerUrl(traceLink),
+      traceViewerUrl: traceViewerUrl(traceLink, sources.publicUrl),
     },
   };
 }

@@ -339,7 +339,7 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
       expect([data.stdout, data.stderr]).toEqual([['second try'], ['warn']]);
       expect(data.traceLink).toBe(`https://signed.example/${target}/b/trace`);
       expect(data.links.traceViewerUrl).toBe(
-        `https://trace.playwright.dev/?trace=${encodeURIComponent(`https://signed.example/${target}/b/trace`)}`,
+        `https://verdict.example.com/trace-viewer/?trace=${encodeURIComponent(`https://signed.example/${target}/b/trace`)}`,
       );
       expect(data.artifacts.screenshots).toHaveLength(SCREENSHOTS);
       // Named by the result but never uploaded: no link (there is nothing to download).
