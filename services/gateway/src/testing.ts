@@ -22,7 +22,7 @@ import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
 import { createRedisKeyValue } from '@verdict/platform/redis';
 import { requireServer, uniqueName } from '@verdict/platform/testing';
-import { startGateway, type Gateway } from './gateway';
+import { startGateway, type Gateway, type GatewaySettings } from './gateway';
 import type { ServiceMount } from './routing/forward';
 
 /**
@@ -39,9 +39,12 @@ export interface RunningGateway {
   url: string;
 }
 
+/** Settings a test may give one replica, beyond the cluster's. */
+export type ReplicaSettings = Pick<GatewaySettings, 'webDir' | 'sessionIdleMinutes'>;
+
 export interface GatewayCluster {
   /** Starts one more gateway replica on the shared servers (embedded: only one is possible). */
-  replica(services?: ServiceMount[]): Promise<RunningGateway>;
+  replica(services?: ServiceMount[], settings?: ReplicaSettings): Promise<RunningGateway>;
   close(): Promise<void>;
 }
 
@@ -53,7 +56,12 @@ interface Shared {
   distributed: boolean;
 }
 
-async function startReplica(shared: Shared, names: Record<string, string>, services: ServiceMount[]) {
+async function startReplica(
+  shared: Shared,
+  names: Record<string, string>,
+  services: ServiceMount[],
+  settings: ReplicaSettings = {},
+) {
   const kv = shared.distributed
     ? createRedisKeyValue({ url: requireServer('REDIS_URL') })
     : createMemoryKeyValue();
@@ -86,6 +94,7 @@ async function startReplica(shared: Shared, names: Record<string, string>, servi
       ingestLimitPerMinute: 1200,
       services,
       names,
+      ...settings,
     },
   );
   const server = await listen(gateway.app, { host: '127.0.0.1', port: 0 });
@@ -123,9 +132,9 @@ async function cluster(distributed: boolean): Promise<GatewayCluster> {
   };
   const running: RunningGateway[] = [];
   return {
-    async replica(services = []) {
+    async replica(services = [], settings = {}) {
       if (!distributed && running.length > 0) throw new Error('the embedded mode runs one process');
-      const replica = await startReplica(shared, names, services);
+      const replica = await startReplica(shared, names, services, settings);
       running.push(replica);
       return replica;
     },

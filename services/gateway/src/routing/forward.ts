@@ -49,9 +49,13 @@ function identityHeader(res: Response, options: ForwardOptions): string {
   return mintInternalToken(identity, { secret: options.internalSecret, now: options.clock.now() });
 }
 
-/** Replaces the client's credentials with the internal identity: services never see a public token. */
+/**
+ * Replaces the client's credentials with the internal identity: services never see a public token, nor the
+ * web app's session cookie (services use no cookie at all).
+ */
 function rewriteHeaders(req: Request, token: string): void {
   delete req.headers.authorization;
+  delete req.headers.cookie;
   req.headers[INTERNAL_IDENTITY_HEADER.toLowerCase()] = token;
 }
 
