@@ -11,6 +11,7 @@ const path = require('node:path');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { ensureClientsBuilt } = require('./clients.cjs');
 const { ensureWebBuilt, webDistDir } = require('./web.cjs');
+const { runWebTests } = require('./web-tests.cjs');
 const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
@@ -133,12 +134,25 @@ async function main() {
         env: { ...process.env, ...env, VERDICT_TEST_SUMMARY_FILE: summaryFile },
       });
       await stopInfra(started);
+      const totals = { passed: 0, failed: 0, skipped: 0 };
       if (fs.existsSync(summaryFile)) {
-        const { passed, failed, skipped } = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
+        const counts = JSON.parse(fs.readFileSync(summaryFile, 'utf8'));
         fs.rmSync(summaryFile);
-        process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+        for (const key of Object.keys(totals)) totals[key] += counts[key];
       }
-      process.exit(code);
+      // The whole gate also opens the web app in a real browser (web/tests): its failures fail the build.
+      let webCode = 0;
+      if (rest.length === 0) {
+        const builtApp = await buildApp();
+        const web = builtApp === 0 ? await runWebTests() : { code: builtApp, counts: null };
+        webCode = web.code;
+        if (web.counts) for (const key of Object.keys(totals)) totals[key] += web.counts[key];
+        else if (web.code !== 0) totals.failed += 1;
+      }
+      process.stdout.write(
+        `\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`,
+      );
+      process.exit(code !== 0 ? code : webCode);
       break;
     }
     case 'bench': {
@@ -147,6 +161,18 @@ async function main() {
         env: { ...process.env, ...env },
       });
       await stopInfra(started);
+      process.exit(code);
+      break;
+    }
+    case 'test-web': {
+      // The browser tests alone (`npm run test:web -- -g "sign in"`): the app built, then Playwright.
+      const built = await buildApp();
+      if (built !== 0) process.exit(built);
+      const { code, counts } = await runWebTests(rest);
+      if (counts)
+        process.stdout.write(
+          `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+        );
       process.exit(code);
       break;
     }

@@ -13,6 +13,7 @@ import {
   Text,
   Tooltip,
   UnstyledButton,
+  VisuallyHidden,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
@@ -70,12 +71,14 @@ function AccountMenu() {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <UnstyledButton className={classes.account} aria-label={`Account: ${name}`}>
+        <UnstyledButton className={classes.account}>
           <Group gap={8} wrap="nowrap">
-            <Avatar size={28} radius="xl" color="blue" name={name} />
+            <VisuallyHidden>Account:</VisuallyHidden>
+            <Avatar size={28} radius="xl" color="blue" name={name} aria-hidden />
             <Text size="sm" visibleFrom="md" lineClamp={1}>
               {name}
             </Text>
+            <VisuallyHidden hiddenFrom="md">{name}</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>
@@ -93,6 +96,7 @@ function ProjectSwitcher({ projectId }: { projectId: string }) {
   const { data: session } = useQuery(sessionQuery());
   const navigate = useNavigate();
   const projects = session?.projects ?? [];
+  const current = projects.find((project) => project.id === projectId);
   const groups = [...new Set(projects.map((project) => project.organizationName))].map((group) => ({
     group,
     items: projects
@@ -101,7 +105,7 @@ function ProjectSwitcher({ projectId }: { projectId: string }) {
   }));
   return (
     <Select
-      aria-label="Project"
+      aria-label={`Project: ${current?.name ?? projectId}`}
       size="xs"
       w={200}
       data={groups}

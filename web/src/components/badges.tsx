@@ -1,13 +1,19 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
-import { OUTCOME_COLORS } from '../theme';
 import { formatNumber } from './format';
+import { badgeToneVars, ToneText, toneOf } from './Tone';
 
 const LABELS: Record<string, string> = { timedOut: 'timed out' };
 
 /** An outcome or a status, in its colour, with its name in words (never colour alone). */
 export function StatusBadge({ status, size = 'sm' }: { status: string; size?: 'xs' | 'sm' | 'md' }) {
   return (
-    <Badge color={OUTCOME_COLORS[status] ?? 'gray'} variant="light" size={size} radius="sm">
+    <Badge
+      color={toneOf(status)}
+      variant="light"
+      size={size}
+      radius="sm"
+      vars={badgeToneVars(toneOf(status))}
+    >
       {LABELS[status] ?? status}
     </Badge>
   );
@@ -38,14 +44,20 @@ export function StatCounts({ stats }: { stats: Stats }) {
     <Group gap={10} wrap="nowrap">
       {parts.map(([key, label]) => (
         <Tooltip key={key} label={`${formatNumber(stats[key])} ${label}`}>
-          <Text
-            size="sm"
-            c={stats[key] > 0 ? `${OUTCOME_COLORS[key]}.8` : 'dimmed'}
-            fw={stats[key] > 0 && key !== 'passed' ? 600 : 400}
-            aria-label={`${stats[key]} ${label}`}
-          >
-            {formatNumber(stats[key])} {label}
-          </Text>
+          {stats[key] > 0 ? (
+            <ToneText
+              size="sm"
+              tone={toneOf(key)}
+              fw={key !== 'passed' ? 600 : 400}
+              aria-label={`${stats[key]} ${label}`}
+            >
+              {formatNumber(stats[key])} {label}
+            </ToneText>
+          ) : (
+            <Text size="sm" c="dimmed" aria-label={`${stats[key]} ${label}`}>
+              {formatNumber(stats[key])} {label}
+            </Text>
+          )}
         </Tooltip>
       ))}
     </Group>

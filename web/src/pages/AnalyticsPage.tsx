@@ -205,13 +205,13 @@ export function AnalyticsPage() {
             label="Flaky"
             value={formatNumber(summary.data.metrics.flaky.totalFlakyTestCases)}
             hint={`${formatPercent(summary.data.metrics.flaky.flakinessPercentage)} of test cases`}
-            color={summary.data.metrics.flaky.totalFlakyTestCases ? 'orange.7' : undefined}
+            tone={summary.data.metrics.flaky.totalFlakyTestCases ? 'orange' : undefined}
           />
           <Figure
             label="New failures"
             value={formatNumber(summary.data.metrics.newFailures.totalNewFailures)}
             hint={`${formatPercent(summary.data.metrics.newFailures.newFailuresPercentage)} of test cases`}
-            color={summary.data.metrics.newFailures.totalNewFailures ? 'red.7' : undefined}
+            tone={summary.data.metrics.newFailures.totalNewFailures ? 'red' : undefined}
           />
           <Figure label="Avg run" value={formatDuration(summary.data.metrics.avgExecutionTime)} />
           <Figure

@@ -94,14 +94,14 @@ export function DashboardPage() {
               label="Failed runs"
               value={formatNumber(last.failedRuns)}
               hint={`${formatNumber(last.passedRuns)} passed`}
-              color={last.failedRuns ? 'red.7' : undefined}
+              tone={last.failedRuns ? 'red' : undefined}
             />
             <Figure label="Pass rate" value={formatPercent(last.passRate)} hint="of executions, 30 days" />
             <Figure
               label="Flaky rate"
               value={formatPercent(last.flakyRate)}
               hint="of executions, 30 days"
-              color={last.flakyRate ? 'orange.7' : undefined}
+              tone={last.flakyRate ? 'orange' : undefined}
             />
             <Figure label="Avg run" value={formatDuration(last.avgRunDurationMs)} />
             <Figure

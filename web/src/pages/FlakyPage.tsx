@@ -22,6 +22,7 @@ import { AnchorLink } from '../components/AnchorLink';
 import { explorerQuery, summaryQuery } from '../api/queries';
 import { formatPercent } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
+import { badgeToneVars } from '../components/Tone';
 import { ANALYTICS_RANGES, flakyRoute } from '../router';
 import { daysBetween, flakyKey, lastDay } from './flakyTrend';
 import classes from './FlakyPage.module.css';
@@ -119,7 +120,7 @@ export function FlakyPage() {
                         </Text>
                       </Table.Td>
                       <Table.Td ta="right">
-                        <Badge color="orange" variant="light">
+                        <Badge color="orange" variant="light" vars={badgeToneVars('orange')}>
                           {formatPercent(test.flakyRate)}
                         </Badge>
                       </Table.Td>

@@ -45,7 +45,7 @@ export function OrganizationPage() {
             <Figure
               label="Remaining"
               value={formatNumber(data.orgRemaining)}
-              color={data.orgRemaining === 0 ? 'red.7' : undefined}
+              tone={data.orgRemaining === 0 ? 'red' : undefined}
             />
             <Figure
               label="Unallocated"

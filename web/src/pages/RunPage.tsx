@@ -43,20 +43,26 @@ import { RunStatus, StatusBadge } from '../components/badges';
 import { CopyFetched } from '../components/CopyButton';
 import { formatAgo, formatDuration, formatNumber, formatTime, shortSha } from '../components/format';
 import { ErrorState, LoadingState } from '../components/states';
+import { ToneText, toneOf } from '../components/Tone';
 import { RUN_FILTERS, runRoute } from '../router';
-import { OUTCOME_COLORS } from '../theme';
 import { platformsOf, runRows, type Row } from './runRows';
 import classes from './RunPage.module.css';
 
-function Figure({ label, value, color }: { label: string; value: ReactNode; color?: string }) {
+function Figure({ label, value, tone }: { label: string; value: ReactNode; tone?: string | undefined }) {
   return (
     <Paper withBorder p="xs" radius="sm">
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text fw={700} size="lg" c={color} lineClamp={1}>
-        {value}
-      </Text>
+      {tone ? (
+        <ToneText fw={700} size="lg" tone={tone} lineClamp={1}>
+          {value}
+        </ToneText>
+      ) : (
+        <Text fw={700} size="lg" lineClamp={1}>
+          {value}
+        </Text>
+      )}
     </Paper>
   );
 }
@@ -64,16 +70,16 @@ function Figure({ label, value, color }: { label: string; value: ReactNode; colo
 function RunSummary({ run }: { run: RunDetail }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="xs">
-      <Figure label="Passed" value={formatNumber(run.stats.passed)} color={`${OUTCOME_COLORS.passed}.7`} />
+      <Figure label="Passed" value={formatNumber(run.stats.passed)} tone={toneOf('passed')} />
       <Figure
         label="Failed"
         value={formatNumber(run.stats.failed)}
-        color={run.stats.failed ? `${OUTCOME_COLORS.failed}.7` : undefined}
+        tone={run.stats.failed ? toneOf('failed') : undefined}
       />
       <Figure
         label="Flaky"
         value={formatNumber(run.stats.flaky)}
-        color={run.stats.flaky ? `${OUTCOME_COLORS.flaky}.7` : undefined}
+        tone={run.stats.flaky ? toneOf('flaky') : undefined}
       />
       <Figure label="Skipped" value={formatNumber(run.stats.skipped)} />
       <Figure
@@ -378,16 +384,16 @@ export function RunPage() {
                 >
                   <Group gap="xs" wrap="nowrap">
                     {collapsed.has(row.key) ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
-                    <Text
+                    <ToneText
                       size="sm"
                       fw={600}
-                      c={row.section === 'failed' ? 'red.7' : 'orange.7'}
+                      tone={toneOf(row.section)}
                       lineClamp={1}
                       className="mono"
                       style={{ flex: 1 }}
                     >
                       {row.message}
-                    </Text>
+                    </ToneText>
                     <Text size="xs" c="dimmed">
                       {formatNumber(row.count)} {row.count === 1 ? 'test' : 'tests'}
                     </Text>

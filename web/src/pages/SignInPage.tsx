@@ -113,7 +113,7 @@ export function SignInPage() {
               <Text size="xs" c="dimmed">
                 No token yet? An administrator issues one with <Code>POST /admin/v1/tokens</Code>; on a first{' '}
                 <Code>npm start</Code> the terminal shows a one-time sign-in link.{' '}
-                <Anchor href="/docs" size="xs">
+                <Anchor href="/docs" size="xs" underline="always">
                   API docs
                 </Anchor>
               </Text>

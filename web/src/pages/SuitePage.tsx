@@ -8,6 +8,7 @@ import { StatCounts, StatusBadge } from '../components/badges';
 import { CopyFetched } from '../components/CopyButton';
 import { formatDuration } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
+import { ToneText } from '../components/Tone';
 import { suiteRoute } from '../router';
 import { errorHeadline } from './runRows';
 
@@ -92,13 +93,14 @@ export function SuitePage() {
                     params={{ projectId, runId, caseId: test.testCaseId }}
                     search={test.project ? { project: test.project } : {}}
                     size="sm"
+                    display="block"
                   >
                     {test.titlePath.join(' › ')}
                   </AnchorLink>
                   {test.errorMessage ? (
-                    <Text size="xs" c="red.7" className="mono" lineClamp={1}>
+                    <ToneText size="xs" tone="red" className="mono" lineClamp={1}>
                       {errorHeadline(test.errorMessage)}
-                    </Text>
+                    </ToneText>
                   ) : null}
                 </Table.Td>
                 <Table.Td>

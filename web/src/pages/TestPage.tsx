@@ -49,6 +49,7 @@ import { ErrorState, LoadingState } from '../components/states';
 import { DurationChart } from '../charts';
 import { testRoute } from '../router';
 import { OUTCOME_COLORS } from '../theme';
+import { ToneText } from '../components/Tone';
 import classes from './TestPage.module.css';
 
 interface Step {
@@ -144,15 +145,15 @@ function ErrorSection({ bundle }: { bundle: TestBundle }) {
 function WindowRow({ step, failed }: { step: WindowStep; failed?: boolean }) {
   return (
     <Group gap="xs" wrap="nowrap" pl={step.depth * 16} className={failed ? classes.failedStep : classes.step}>
-      <Text
+      <ToneText
         size="sm"
         fw={failed ? 700 : 400}
-        c={failed ? 'red.7' : undefined}
+        tone={failed ? 'red' : 'plain'}
         style={{ flex: 1 }}
         lineClamp={2}
       >
         {step.title}
-      </Text>
+      </ToneText>
       {step.category ? (
         <Text size="xs" c="dimmed" className="mono">
           {step.category}
@@ -176,9 +177,9 @@ function FailureWindowSection({ bundle }: { bundle: TestBundle }) {
         ))}
         {failed ? <WindowRow step={failed} failed /> : null}
         {failed?.error ? (
-          <Text size="xs" c="red.7" className="mono" pl={failed.depth * 16 + 8} py={4}>
+          <ToneText size="xs" tone="red" className="mono" pl={failed.depth * 16 + 8} py={4}>
             {failed.error}
-          </Text>
+          </ToneText>
         ) : null}
         {after.map((step, index) => (
           <WindowRow key={`a${index}`} step={step} />
@@ -205,15 +206,15 @@ function StepNode({ step, depth }: { step: Step; depth: number }) {
         ) : (
           <Box w={14} />
         )}
-        <Text
+        <ToneText
           size="sm"
-          c={step.error ? 'red.7' : undefined}
+          tone={step.error ? 'red' : 'plain'}
           fw={step.error ? 600 : 400}
           style={{ flex: 1 }}
           lineClamp={2}
         >
           {step.title}
-        </Text>
+        </ToneText>
         {step.location ? (
           <Text size="xs" c="dimmed" className="mono" visibleFrom="md">
             {step.location.file.split('/').at(-1)}:{step.location.line}
@@ -395,9 +396,9 @@ function AttemptsSection({ bundle }: { bundle: TestBundle }) {
             <Text size="xs" c="dimmed">
               {formatDuration(attempt.durationMs)}
             </Text>
-            <Text size="xs" c={attempt.error ? 'red.7' : 'dimmed'} className="mono" lineClamp={3}>
+            <ToneText size="xs" tone={attempt.error ? 'red' : 'plain'} className="mono" lineClamp={3}>
               {attempt.error ? attempt.error.message : 'No error'}
-            </Text>
+            </ToneText>
           </Paper>
         ))}
       </SimpleGrid>
@@ -634,6 +635,7 @@ export function TestPage() {
             target="_blank"
             rel="noreferrer"
             size="xs"
+            variant="light"
             leftSection={<IconRoute size={14} />}
             rightSection={<IconExternalLink size={12} />}
           >
