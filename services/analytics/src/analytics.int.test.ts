@@ -77,8 +77,13 @@ const RUNS: FixtureRun[] = [
     results: [
       result(CART, A, 'failed', 200, '2026-03-09T10:00:01.000Z'),
       result(CART, A, 'passed', 300, '2026-03-09T10:00:05.000Z', { attempt: 1 }),
-      result(CART, B, 'failed', 1200, '2026-03-09T10:00:02.000Z'),
-      result(LOGIN, C, 'failed', 60, '2026-03-09T10:00:03.000Z', { tags: ['@auth'] }),
+      result(CART, B, 'failed', 1200, '2026-03-09T10:00:02.000Z', {
+        error: { message: '\u001b[31mError: expect(received).toBe(expected)\u001b[39m\n\nExpected: 200' },
+      }),
+      result(LOGIN, C, 'failed', 60, '2026-03-09T10:00:03.000Z', {
+        tags: ['@auth'],
+        error: { message: '\n  TimeoutError: page.goto: Timeout 30000ms exceeded.\nCall log:' },
+      }),
     ],
   },
   {
@@ -1008,6 +1013,31 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(text).toMatch(/Cart > pays \[chromium\]/);
     });
 
+    it("when a run report is read, then its failing tests come first, each with its platform, its error's first line and a link to its page", async () => {
+      const response = await post(`/${P}/reports`, { runId: 'run-2' });
+      const pdf = Buffer.from(await response.arrayBuffer());
+      const dir = mkdtempSync(path.join(tmpdir(), 'verdict-report-'));
+      writeFileSync(path.join(dir, 'report.pdf'), pdf);
+      const text = execFileSync('pdftotext', ['-layout', 'report.pdf', '-'], { cwd: dir }).toString('utf8');
+      const failing = text.indexOf('Failing tests (2)');
+      expect(failing).toBeGreaterThan(-1);
+      expect(failing).toBeLessThan(text.indexOf('Pass rate trend'));
+      const list = text.slice(failing, text.indexOf('Pass rate trend'));
+      // By file, then title: cart.spec.ts's B, then login.spec.ts's C; A was flaky, not failing.
+      expect(list).toMatch(
+        /Cart > pays \[chromium\]\s+Error: expect\(received\)\.toBe\(expected\)\s+Login > signs in \[chromium\]\s+TimeoutError: page\.goto: Timeout 30000ms exceeded\./,
+      );
+      expect(list).not.toContain('Cart > adds');
+      // Each title links to its page in the web app.
+      const links = [...pdf.toString('latin1').matchAll(/\/URI \((http[^)]*)\)/g)].map((match) => match[1]);
+      expect(links).toHaveLength(2);
+      for (const link of links) {
+        expect(link).toMatch(
+          /^http:\/\/localhost:8080\/projects\/project-p\/runs\/run-2\/tests\/[0-9a-f]{32}\?project=chromium$/,
+        );
+      }
+    });
+
     it('when the run is unknown, then 404 NOT_FOUND, as for any missing resource outside the debug bundle (spec §7)', async () => {
       const response = await post(`/${P}/reports`, { runId: 'nope' });
       expect(response.status).toBe(404);
@@ -1027,6 +1057,7 @@ describe.each(testDatabases())('analytics on $name', (database) => {
         'commit_conflicts',
         'usage_hours',
         'test_cases',
+        'attempt_errors',
       ];
       const out: Record<string, unknown> = {};
       for (const table of tables) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 export const AnalyticsConfig = z
   .object({
     ...distributedProcessEnv(8084),
+    VERDICT_PUBLIC_URL: z.url().default('http://localhost:8080'),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -13,5 +14,6 @@ export const AnalyticsConfig = z
     kafkaBrokers: brokerList(env.KAFKA_BROKERS),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL,
     internalSecret: env.VERDICT_INTERNAL_SECRET,
+    publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
   }));

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   });
   const module = createAnalyticsModule(
     { db, bus, clock: systemClock, logger, metrics: proc.metrics },
-    { internalSecret: config.internalSecret },
+    { internalSecret: config.internalSecret, publicUrl: config.publicUrl },
   );
   if (process.argv.includes('--rebuild')) {
     const replayed = await module.rebuild({

@@ -35,6 +35,8 @@ export interface AnalyticsPorts {
 export interface AnalyticsSettings {
   /** Verifies the gateway's internal JWT on every request. */
   internalSecret: string;
+  /** VERDICT_PUBLIC_URL: the base of the web app's links in PDF reports (default http://localhost:8080). */
+  publicUrl?: string;
   names?: {
     testResultsTopic?: string;
     identityTopic?: string;
@@ -142,7 +144,13 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
   registerRoutes(
     router,
-    createAnalyticsRoutes({ db: ports.db, schema, organizations: organizationsSchema, clock: ports.clock }),
+    createAnalyticsRoutes({
+      db: ports.db,
+      schema,
+      organizations: organizationsSchema,
+      clock: ports.clock,
+      publicUrl: settings.publicUrl ?? 'http://localhost:8080',
+    }),
   );
   return {
     router,

@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   // Analytics projects the test-results and identity topics of the in-process bus into its read models.
   const analytics = createAnalyticsModule(
     { db, bus, clock: systemClock, logger, metrics },
-    { internalSecret },
+    { internalSecret, publicUrl },
   );
   // Every consumer of a topic subscribes before its relay starts publishing: the in-process bus keeps a
   // message only until the groups subscribed so far have read it, so a group that joined later would miss

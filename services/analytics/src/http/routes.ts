@@ -45,20 +45,60 @@ export interface AnalyticsRoutesOptions {
   /** Schema of the organizations read model. */
   organizations: string;
   clock: Clock;
+  /** VERDICT_PUBLIC_URL: where a report's links to the web app point. */
+  publicUrl: string;
 }
 
 /** A test's full title, and its platform (Playwright project) when it has one. */
 const onPlatform = (row: { title: string; platform: string }) =>
   row.platform === '' ? row.title : `${row.title} [${row.platform}]`;
 
+/** A test's page in the web app (the same form as the debug bundle's `links.uiUrl`). */
+function testPageUrl(publicUrl: string, projectId: string, runId: string, caseId: string, platform: string) {
+  const page = `${publicUrl.replace(/\/+$/, '')}/projects/${encodeURIComponent(projectId)}/runs/${encodeURIComponent(runId)}/tests/${encodeURIComponent(caseId)}`;
+  return platform === '' ? page : `${page}?project=${encodeURIComponent(platform)}`;
+}
+
+/** The run's failed executions, by file and title, each with the error line of its latest failed attempt. */
+async function failingTests(store: ReadStore, runId: string, publicUrl: string, projectId: string) {
+  const { rows } = await store.db.query<{
+    case_id: string;
+    title: string;
+    platform: string;
+    error_line: string | null;
+  }>(
+    `SELECT c.case_id, t.full_title AS title, c.platform,
+       (SELECT e.error_line FROM ${store.schema}.attempt_errors e
+         WHERE e.run_id = c.run_id AND e.case_id = c.case_id AND e.platform = c.platform
+         ORDER BY e.attempt DESC LIMIT 1) AS error_line
+     FROM ${store.schema}.case_runs c
+     JOIN ${store.schema}.test_cases t ON t.project_id = c.project_id AND t.case_id = c.case_id
+     WHERE c.run_id = $1 AND c.outcome = 'failed'
+     ORDER BY t.file, t.full_title, c.platform
+     LIMIT ${MAX_REPORTED_FAILURES + 1}`,
+    [runId],
+  );
+  return rows.map((row) => ({
+    title: row.title,
+    platform: row.platform === '' ? null : row.platform,
+    errorLine: row.error_line,
+    url: testPageUrl(publicUrl, projectId, runId, row.case_id, row.platform),
+  }));
+}
+
+/** A run report lists at most this many failing tests (and says how many more there are). */
+const MAX_REPORTED_FAILURES = 200;
+
 async function runReport(
   store: ReadStore,
   projectId: string,
   runId: string,
   now: Date,
+  publicUrl: string,
 ): Promise<ReportContent> {
   const run = await findRun(store, projectId, runId);
   if (!run) throw new NotFoundError(`Test run ${runId} not found`);
+  const failures = await failingTests(store, runId, publicUrl, projectId);
   const { rows } = await store.db.query<{
     title: string;
     platform: string;
@@ -91,6 +131,10 @@ async function runReport(
       { label: 'Skipped', value: String(run.stats.skipped) },
       { label: 'Duration', value: run.durationMs === null ? '—' : `${round2(run.durationMs / 1000)} s` },
     ],
+    failing: {
+      tests: failures.slice(0, MAX_REPORTED_FAILURES),
+      total: run.stats.failed,
+    },
     trend,
     flakyHeading: 'Flaky tests (attempts in this run)',
     flaky: rows
@@ -203,7 +247,7 @@ export function createAnalyticsRoutes(options: AnalyticsRoutesOptions): ApiRoute
         const at = now();
         const content =
           body.runId !== undefined
-            ? await runReport(store, projectId, body.runId, at)
+            ? await runReport(store, projectId, body.runId, at, options.publicUrl)
             : await periodReport(store, projectId, body.dateRange ?? '30d', at);
         const pdf = await renderReport(content);
         const name = body.runId !== undefined ? `run-${body.runId}` : `report-${body.dateRange ?? '30d'}`;

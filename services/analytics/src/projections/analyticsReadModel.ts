@@ -147,6 +147,17 @@ function tableDefinitions(s: string): string[] {
        INCLUDE (case_id, flaky) WHERE flaky > 0 OR failed > 0`,
     `CREATE INDEX IF NOT EXISTS case_days_failing ON ${s}.case_days (project_id, day)
        INCLUDE (case_id, flaky, environment, branch) WHERE flaky > 0 OR failed > 0`,
+    // The first line of each failed attempt's error: a few percent of attempts, read by the run report.
+    // Written with its attempt, so an attempt applied twice writes nothing new.
+    `CREATE TABLE IF NOT EXISTS ${s}.attempt_errors (
+       run_id text NOT NULL,
+       case_id text NOT NULL,
+       platform text NOT NULL,
+       attempt integer NOT NULL,
+       project_id text NOT NULL,
+       error_line text NOT NULL,
+       PRIMARY KEY (run_id, case_id, platform, attempt)
+     )`,
     `CREATE TABLE IF NOT EXISTS ${s}.new_failures (
        run_id text NOT NULL,
        case_id text NOT NULL,
@@ -202,6 +213,8 @@ interface ResultRow {
   duration_ms: number;
   started_at: string;
   tags: string[];
+  /** The first line of the attempt's error, when it failed with one (the PDF report lists it). */
+  error_line: string | null;
 }
 
 /** What a batch changed: executions, by key, whose derived rows must be recomputed. */
@@ -322,6 +335,7 @@ async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Prom
   if (rows.length === 0) return [];
   const column = <K extends keyof ResultRow>(key: K) => rows.map((r) => r[key]);
   await upsertTestCases(tx, s, rows);
+  await recordErrors(tx, s, rows);
   const ok = `i.status <> 'skipped' AND i.status = coalesce(i.expected_status, 'passed')`;
   const bad = `i.status <> 'skipped' AND i.status <> coalesce(i.expected_status, 'passed')`;
   const { rows: changes } = await tx.query<Change>(
@@ -389,6 +403,26 @@ async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Prom
     ],
   );
   return changes;
+}
+
+/** Keeps the error line of each failed attempt of the batch (attempt_errors). */
+async function recordErrors(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<void> {
+  const failed = rows.filter((row) => row.error_line !== null);
+  if (failed.length === 0) return;
+  const column = <K extends keyof ResultRow>(key: K) => failed.map((r) => r[key]);
+  await tx.query(
+    `INSERT INTO ${s}.attempt_errors (run_id, case_id, platform, attempt, project_id, error_line)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])
+     ON CONFLICT DO NOTHING`,
+    [
+      column('run_id'),
+      column('case_id'),
+      column('platform'),
+      column('attempt'),
+      column('project_id'),
+      column('error_line'),
+    ],
+  );
 }
 
 const SEPARATOR = '\u001f';
@@ -812,7 +846,21 @@ function resultRow(projectId: string, data: Of<'test.result-recorded'>['data']):
     duration_ms: item.durationMs,
     started_at: keptInstant(item.startedAt),
     tags: item.tags ?? [],
+    error_line: errorLineOf(item.error?.message),
   };
+}
+
+/** An error's first non-empty line, colours removed and cut to 500 characters; null without a message. */
+export function errorLineOf(message: string | undefined): string | null {
+  if (message === undefined) return null;
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const line =
+    plain
+      .split('\n')
+      .find((part) => part.trim() !== '')
+      ?.trim() ?? '';
+  return line === '' ? null : line.slice(0, 500);
 }
 
 /**

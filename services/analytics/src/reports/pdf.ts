@@ -1,6 +1,8 @@
 /**
  * PDF reports (API.md): a run report or a period report, drawn with pdfkit as vector charts — the pass-rate
- * trend (line), the flaky tests (bars) and the slowest tests (bars) — below a header of key figures.
+ * trend (line), the flaky tests (bars) and the slowest tests (bars) — below a header of key figures. A run
+ * report lists its failing tests first, each linked to its page in the web app: what a reader of a red
+ * build's report looks for before any chart.
  */
 import type PDFKitDocument from 'pdfkit';
 
@@ -8,6 +10,11 @@ export interface ReportContent {
   title: string;
   subtitle: string;
   figures: { label: string; value: string }[];
+  /** A run's failed tests (at most a few hundred of `total`); absent in a period report. */
+  failing?: {
+    tests: { title: string; platform: string | null; errorLine: string | null; url: string }[];
+    total: number;
+  };
   /** A day without a decided execution has a null rate: no point is drawn for it. */
   trend: { date: string; passRate: number | null; executions: number }[];
   /** What the flaky bars count: a run's attempts per flaky test, or a period's flaky executions per test. */
@@ -28,6 +35,57 @@ const BLUE = '#1565c0';
 function heading(doc: Doc, text: string, y: number): number {
   doc.fillColor('#000').font('Helvetica-Bold').fontSize(13).text(text, MARGIN, y);
   return y + 20;
+}
+
+const RED = '#c62828';
+const PAGE_BOTTOM = 780;
+
+/** Continues on a new page when `needed` points would not fit on this one; returns where to write. */
+function room(doc: Doc, y: number, needed: number): number {
+  if (y + needed <= PAGE_BOTTOM) return y;
+  doc.addPage();
+  return MARGIN;
+}
+
+/** The failing tests, one block each: its title and platform (a link to its page), then its error's first line. */
+function failingList(doc: Doc, failing: NonNullable<ReportContent['failing']>, y: number): number {
+  if (failing.tests.length === 0) {
+    doc.fillColor('#555').font('Helvetica').fontSize(9).text('No test failed in this run.', MARGIN, y);
+    return y + 25;
+  }
+  for (const test of failing.tests) {
+    y = room(doc, y, 26);
+    const title = test.platform ? `${test.title} [${test.platform}]` : test.title;
+    doc
+      .fillColor(BLUE)
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .text(shorten(title, 110), MARGIN, y, {
+        width: WIDTH,
+        lineBreak: false,
+        link: test.url,
+        underline: false,
+      });
+    doc
+      .fillColor(test.errorLine ? RED : '#555')
+      .font('Courier')
+      .fontSize(8)
+      .text(shorten(test.errorLine ?? 'no error message', 115), MARGIN + 10, y + 11, {
+        width: WIDTH - 10,
+        lineBreak: false,
+      });
+    y += 26;
+  }
+  if (failing.total > failing.tests.length) {
+    y = room(doc, y, 16);
+    doc
+      .fillColor('#555')
+      .font('Helvetica')
+      .fontSize(8)
+      .text(`…and ${failing.total - failing.tests.length} more: see the run in Verdict.`, MARGIN, y);
+    y += 16;
+  }
+  return y + 10;
 }
 
 const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -157,14 +215,17 @@ export async function renderReport(content: ReportContent): Promise<Buffer> {
       .text(figure.value, x, row + 11, { width: columnWidth - 6 });
   });
   y += Math.ceil(content.figures.length / 4) * 40 + 10;
+  if (content.failing) {
+    y = heading(doc, `Failing tests (${content.failing.total})`, y);
+    y = failingList(doc, content.failing, y);
+    y = room(doc, y, 180);
+  }
   y = heading(doc, 'Pass rate trend', y);
   y = lineChart(doc, content.trend, y, 120);
+  y = room(doc, y, 20 + 16 * Math.max(1, content.flaky.length));
   y = heading(doc, content.flakyHeading, y);
   y = barChart(doc, content.flaky, y, ORANGE, '');
-  if (y > 650) {
-    doc.addPage();
-    y = MARGIN;
-  }
+  y = room(doc, y, 20 + 16 * Math.max(1, content.slowest.length));
   y = heading(doc, 'Slowest tests', y);
   barChart(doc, content.slowest, y, BLUE, ' ms');
   doc
