@@ -139,6 +139,14 @@ export const TestRunRecord = z.object({
   finishedAt: z.string().nullable(),
   durationMs: z.number().nullable(),
   stats: OutcomeStats,
+  shards: z
+    .object({
+      total: z.number().int().describe('Shards the run announced'),
+      started: z.array(z.number().int()).describe('The shards (1-based) that have started, in order'),
+      finished: z.array(z.number().int()).describe('The shards (1-based) that have finished, in order'),
+    })
+    .nullable()
+    .describe('Null for a run sent without shards'),
 });
 export type TestRunRecord = z.infer<typeof TestRunRecord>;
 

@@ -69,7 +69,7 @@ function Figure({ label, value, tone }: { label: string; value: ReactNode; tone?
 
 function RunSummary({ run }: { run: RunDetail }) {
   return (
-    <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="xs">
+    <SimpleGrid cols={{ base: 2, sm: 5, lg: 9 }} spacing="xs">
       <Figure label="Passed" value={formatNumber(run.stats.passed)} tone={toneOf('passed')} />
       <Figure
         label="Failed"
@@ -105,6 +105,16 @@ function RunSummary({ run }: { run: RunDetail }) {
           ) : (
             (run.ci?.buildId ?? '—')
           )
+        }
+      />
+      <Figure
+        label="Shards"
+        value={
+          run.shards
+            ? run.status === 'running'
+              ? `${run.shards.finished.length} of ${run.shards.total} done`
+              : String(run.shards.total)
+            : '—'
         }
       />
     </SimpleGrid>

@@ -201,6 +201,7 @@ export async function ingestFixtureRuns(verdict: VerdictClient, artifacts: Artif
     result(SEARCH, ['search', 'suggests while typing'], 'chromium', 'failed', { error: timeout }),
     result(SEARCH, ['search', 'suggests while typing'], 'firefox', 'skipped'),
   ]);
-  await verdict.finishRun(third.id, { status: 'failed' });
+  await verdict.finishRun(third.id, { shard: { current: 1, total: 2 }, status: 'failed' });
+  await verdict.finishRun(third.id, { shard: { current: 2, total: 2 }, status: 'passed' });
   return { runIds: [first.id, second.id, third.id], failedRunId: third.id };
 }

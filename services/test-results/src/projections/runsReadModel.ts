@@ -60,6 +60,10 @@ function tableDefinitions(schema: string): string[] {
        skipped integer NOT NULL DEFAULT 0
      )`,
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${schema}.runs (project_id, started_at DESC, id DESC)`,
+    // A sharded run's shards (run.created's total, run.shard-started and -finished); NULL without shards and
+    // in rows written before these columns. Adding them is instant whatever the table's size.
+    `ALTER TABLE ${schema}.runs ADD COLUMN IF NOT EXISTS shard_total integer,
+       ADD COLUMN IF NOT EXISTS shards_started integer[], ADD COLUMN IF NOT EXISTS shards_finished integer[]`,
     `CREATE TABLE IF NOT EXISTS ${schema}.test_cases (
        project_id text NOT NULL,
        id text NOT NULL,
@@ -183,7 +187,11 @@ function sortBatch(events: StoredEvent[]): Batch {
         batch.lifecycle.push({ ...event, projectId: stored.projectId });
         batch.recountedRuns.add(event.data.runId);
         break;
-      // Shards, ci-run claims and counters change nothing a read serves: run.finished closes the run.
+      case 'run.shard-started':
+      case 'run.shard-finished':
+        batch.lifecycle.push({ ...event, projectId: stored.projectId });
+        break;
+      // Ci-run claims and counters change nothing a read serves: run.finished closes the run.
       default:
         continue;
     }
@@ -191,13 +199,27 @@ function sortBatch(events: StoredEvent[]): Batch {
   return batch;
 }
 
+/** Adds a shard to a run's list of started or finished shards, once, keeping the list sorted. */
+const addShard = (column: 'shards_started' | 'shards_finished') =>
+  `${column} = ARRAY(SELECT DISTINCT s FROM unnest(coalesce(${column}, '{}'::int[]) || $2::int) AS s ORDER BY s)`;
+
 async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Promise<void> {
+  if (event.type === 'run.shard-started' || event.type === 'run.shard-finished') {
+    const { runId, shard } = event.data;
+    const column = event.type === 'run.shard-started' ? 'shards_started' : 'shards_finished';
+    await tx.query(
+      `UPDATE ${schema}.runs SET shard_total = greatest(coalesce(shard_total, 0), $3), ${addShard(column)}
+       WHERE id = $1`,
+      [runId, shard.current, shard.total],
+    );
+    return;
+  }
   if (event.type === 'run.created') {
     const d = event.data;
     await tx.query(
       `INSERT INTO ${schema}.runs (id, project_id, counter, status, ci_run_id, title, branch, environment,
-         commit, ci, framework, tags, started_at)
-       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::text[], $12)
+         commit, ci, framework, tags, started_at, shard_total)
+       VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::text[], $12, $13)
        ON CONFLICT (id) DO NOTHING`,
       [
         d.runId,
@@ -212,6 +234,7 @@ async function applyLifecycle(tx: SqlExecutor, schema: string, event: Event): Pr
         jsonOrNull(d.framework),
         d.tags,
         keptInstant(d.startedAt),
+        d.shardTotal,
       ],
     );
   } else if (event.type === 'run.finished') {

@@ -56,6 +56,10 @@ interface RunRow {
   failed: number;
   flaky: number;
   skipped: number;
+  /** NULL in rows written before the shard columns, and for runs without shards. */
+  shard_total?: number | null;
+  shards_started?: number[] | null;
+  shards_finished?: number[] | null;
 }
 
 function runOfRow(row: RunRow): TestRunRecord {
@@ -83,6 +87,10 @@ function runOfRow(row: RunRow): TestRunRecord {
       flaky: row.flaky,
       skipped: row.skipped,
     },
+    shards:
+      row.shard_total === null || row.shard_total === undefined
+        ? null
+        : { total: row.shard_total, started: row.shards_started ?? [], finished: row.shards_finished ?? [] },
   };
 }
 

@@ -57,6 +57,8 @@ let older: string;
 let foreign: string;
 /** A run whose runner numbered a test's attempts 0 and 3 (project-3 only). */
 let gappy: string;
+/** A run of three shards, two started, one finished (project-4 only). */
+let sharded: string;
 
 beforeAll(async () => {
   db = await createPGliteDatabase();
@@ -125,6 +127,11 @@ beforeAll(async () => {
   gappy = (await ingest.startRun('project-3', { startedAt: '2026-03-03T10:00:00.000Z' })).run.id;
   await ingest.addResults('project-3', gappy, [result('skips', 0, 'failed'), result('skips', 3, 'failed')]);
 
+  sharded = (await ingest.startRun('project-4', { ciRunId: 'gh-7', shard: { current: 2, total: 3 } })).run.id;
+  await ingest.startRun('project-4', { ciRunId: 'gh-7', shard: { current: 1, total: 3 } });
+  await ingest.finish('project-4', sharded, { shard: { current: 2, total: 3 } });
+  await ingest.finish('project-4', sharded, { shard: { current: 2, total: 3 } });
+
   const projector = createProjector({ db, projection: runsProjection(SCHEMA), logger: silentLogger() });
   await projector.init();
   const { events } = await store.readAll({ after: START, limit: 10_000 });
@@ -160,6 +167,20 @@ async function expectValidation(path: string, parameter: string) {
     error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(`${parameter}:`) },
   });
 }
+
+describe('shards', () => {
+  it('when a run is sent in shards, then its record tells how many, which started and which finished (each once); a run without shards tells null', async () => {
+    const detail = await get(`/project-4/test-runs/${sharded}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({
+      status: 'running',
+      shards: { total: 3, started: [1, 2], finished: [2] },
+    });
+    const listed = await get('/project-4/test-runs');
+    expect(listed.body.data[0].shards).toEqual({ total: 3, started: [1, 2], finished: [2] });
+    expect((await get(`/${P1}/test-runs/${older}`)).body.data.shards).toBeNull();
+  });
+});
 
 describe('GET /{projectId}/test-runs', () => {
   it('when runs are listed, then they come newest first with stats, only of the project, pagination beside data', async () => {
