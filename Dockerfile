@@ -27,6 +27,10 @@ COPY platform platform
 COPY services services
 COPY scripts scripts
 RUN node scripts/bundle-image.cjs /src/dist
+# The web app (docs/web.md): static files the gateway serves at /, built against the client package.
+COPY clients clients
+COPY web web
+RUN npm run build --workspace clients/client && npm run build --workspace web
 
 # Production dependencies only: the bundles load third-party packages from node_modules.
 FROM manifests AS deps
@@ -38,10 +42,12 @@ ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8080 \
-    VERDICT_DATA_DIR=/data
+    VERDICT_DATA_DIR=/data \
+    VERDICT_WEB_DIR=/app/web
 WORKDIR /app
 COPY --from=deps /src/node_modules node_modules
 COPY --from=build /src/dist dist
+COPY --from=build /src/web/dist web
 COPY infra/docker/verdict /usr/local/bin/verdict
 RUN mkdir -p /data && chown node:node /data
 USER node

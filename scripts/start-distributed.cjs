@@ -263,6 +263,7 @@ function printBanner(gateway, secrets, infra) {
   const lines = [
     '',
     `Verdict is running (distributed mode) at ${publicUrl}`,
+    `  Web app:     ${publicUrl}/   (sign in with a personal access token)`,
     `  API base:    ${publicUrl}/api/public/v1`,
     `  Admin API:   ${publicUrl}/admin/v1   (Authorization: Bearer <admin key>)`,
     `  Admin key:   ${adminKey}`,

@@ -69,7 +69,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it, the token is refused once revoked, and Ctrl-C stops every process', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it, the web app and its session work, the token (and its session) is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
@@ -176,6 +176,21 @@ describe('the distributed mode (npm run start:distributed)', () => {
     }
     expect(total).toBe(1);
 
+    // The web app: served by the gateway process, its session kept in Redis and judged by its token.
+    const page = await fetch(`${baseUrl}/projects/${project.id}/runs/${run.id}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    expect((await fetch(`${baseUrl}/trace-viewer/`)).status).toBe(200);
+    const signIn = await fetch(`${baseUrl}/api/public/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: token.token }),
+    });
+    expect(signIn.status).toBe(201);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const withCookie = (urlPath: string) => fetch(`${baseUrl}${urlPath}`, { headers: { cookie } });
+    expect((await withCookie(`${runs}/${run.id}`)).status).toBe(200);
+
     const revokeAnswer = await admin('DELETE', `/tokens/${token.id}`);
     expect(revokeAnswer.status).toBe(200);
     expect(successEnvelope(RevokedToken).parse(revokeAnswer.body).data.id).toBe(token.id);
@@ -183,6 +198,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     const refused = await call('GET', `/api/public/v1/${project.id}/token-info`, { bearer: token.token });
     expect(refused.status).toBe(401);
     expect(ErrorEnvelope.parse(refused.body).error.code).toBe('UNAUTHORIZED');
+    expect((await withCookie(`${runs}/${run.id}`)).status).toBe(401);
 
     expect(await launcher.stop('SIGINT')).toBe(0);
     expect(isProcessAlive(gatewayPid)).toBe(false);
