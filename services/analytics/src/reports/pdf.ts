@@ -56,16 +56,12 @@ function failingList(doc: Doc, failing: NonNullable<ReportContent['failing']>, y
   for (const test of failing.tests) {
     y = room(doc, y, 26);
     const title = test.platform ? `${test.title} [${test.platform}]` : test.title;
-    doc
-      .fillColor(BLUE)
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .text(shorten(title, 110), MARGIN, y, {
-        width: WIDTH,
-        lineBreak: false,
-        link: test.url,
-        underline: false,
-      });
+    doc.fillColor(BLUE).font('Helvetica-Bold').fontSize(9).text(shorten(title, 110), MARGIN, y, {
+      width: WIDTH,
+      lineBreak: false,
+      link: test.url,
+      underline: false,
+    });
     doc
       .fillColor(test.errorLine ? RED : '#555')
       .font('Courier')
