@@ -72,6 +72,7 @@ test.describe('from a red build to the failing line', () => {
     await page.goto(projectPath(verdict, '/runs'));
     await page.getByRole('link', { name: '#3 Pull request #87' }).click();
     await expect(page.getByRole('heading', { name: 'Run #3 · Pull request #87' })).toBeVisible();
+    await expect(page.getByText('Shards', { exact: true }).locator('..')).toContainText('2');
 
     // Failures first, grouped by their error.
     const list = page.getByRole('list', { name: 'Tests of the run' });

@@ -59,7 +59,7 @@ function Figure({ label, value, tone }: { label: string; value: ReactNode; tone?
           {value}
         </ToneText>
       ) : (
-        <Text fw={700} size="lg" lineClamp={1}>
+        <Text fw={700} size="lg" lineClamp={1} title={typeof value === 'string' ? value : undefined}>
           {value}
         </Text>
       )}

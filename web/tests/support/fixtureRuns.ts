@@ -147,17 +147,20 @@ export async function ingestFixtureRuns(verdict: VerdictClient, artifacts: Artif
   ]);
   await verdict.finishRun(second.id, { status: 'passed' });
 
-  // Run 3: it fails on chromium, on both attempts, with everything a debugging person looks at.
-  const third = (
-    await verdict.startRun({
-      title: 'Pull request #87',
-      branch: 'feature/pay',
-      environment: 'staging',
-      commit: commit(3),
-      ci: ci(3),
-      framework: { name: 'playwright', version: '1.65.1' },
-    })
-  ).run;
+  // Run 3: it fails on chromium, on both attempts, with everything a debugging person looks at. It comes
+  // in two shards of one CI build, as a sharded Playwright run reports it.
+  const pullRequest = {
+    title: 'Pull request #87',
+    ciRunId: 'build-12003',
+    branch: 'feature/pay',
+    environment: 'staging',
+    commit: commit(3),
+    ci: ci(3),
+    framework: { name: 'playwright', version: '1.65.1' },
+  };
+  const third = (await verdict.startRun({ ...pullRequest, shard: { current: 1, total: 2 } })).run;
+  const joined = (await verdict.startRun({ ...pullRequest, shard: { current: 2, total: 2 } })).run;
+  if (joined.id !== third.id) throw new Error('the two shards of one CI build made two runs');
   const upload = (file: string, contentType: string, name: string) =>
     verdict.uploadArtifact(third.id, { data: readFileSync(file), contentType, name });
   const [trace, screenshot, video] = await Promise.all([
