@@ -51,12 +51,17 @@ describe('the OpenAPI document', () => {
     expect(await other.json()).toEqual(document);
   });
 
-  it('when the public document is read, then it describes the public API only: token-authenticated operations under /api/public/v1', () => {
+  it('when the public document is read, then it describes the public API only: operations under /api/public/v1 that take a bearer token or the web session, the sign-in alone taking neither', () => {
     const operations = operationsOf(document);
     expect(operations.map(({ path }) => path)).toContain('/api/public/v1/{projectId}/token-info');
-    for (const { path, operation } of operations) {
+    for (const { path, method, operation } of operations) {
       expect({ path, prefixed: path.startsWith('/api/public/v1/') }).toEqual({ path, prefixed: true });
-      expect({ path, security: operation.security }).toEqual({ path, security: [{ bearerToken: [] }] });
+      const signIn = method === 'post' && path === '/api/public/v1/session';
+      expect({ path, method, security: operation.security }).toEqual({
+        path,
+        method,
+        security: signIn ? [] : [{ bearerToken: [] }, { sessionCookie: [] }],
+      });
     }
     expect(Object.keys(document.paths).filter((path) => /\/context$|downloads/.test(path))).toEqual([]);
   });
