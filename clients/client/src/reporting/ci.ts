@@ -83,7 +83,10 @@ function jenkins(env: Env): CiBuild {
     buildId: value(env, 'BUILD_NUMBER'),
     url: value(env, 'BUILD_URL'),
     // `jenkins-<job>-<build number>`: parallel stages of one build share it.
-    ciRunId: joined('jenkins', value(env, 'BUILD_TAG') ?? joined(value(env, 'JOB_NAME'), value(env, 'BUILD_NUMBER'))),
+    ciRunId: joined(
+      'jenkins',
+      value(env, 'BUILD_TAG') ?? joined(value(env, 'JOB_NAME'), value(env, 'BUILD_NUMBER')),
+    ),
     branch: value(env, 'CHANGE_BRANCH') ?? value(env, 'BRANCH_NAME') ?? stripRemote(value(env, 'GIT_BRANCH')),
     commit: commitOf(value(env, 'GIT_COMMIT'), undefined, value(env, 'CHANGE_AUTHOR')),
   };

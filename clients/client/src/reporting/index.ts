@@ -43,3 +43,13 @@ export {
   type SpoolWriter,
 } from './spool';
 export { replaySpool, type ReplayOutcome, type ReplayProgress } from './replaySpool';
+export {
+  coverageFormatOf,
+  CoverageFormatError,
+  MAX_COVERAGE_FILES,
+  parseCobertura,
+  parseIstanbulSummary,
+  parseLcov,
+  readCoverage,
+  type CoverageFormat,
+} from './coverage';

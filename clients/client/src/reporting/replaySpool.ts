@@ -58,7 +58,12 @@ export async function replaySpool(
         try {
           const artifact = await client.uploadArtifact(
             run.id,
-            { path: pending.path, name: pending.name, contentType: pending.contentType, resultRef: resultRefOf(result) },
+            {
+              path: pending.path,
+              name: pending.name,
+              contentType: pending.contentType,
+              resultRef: resultRefOf(result),
+            },
             call,
           );
           attachments.push({ name: pending.name, contentType: pending.contentType, artifactId: artifact.id });
@@ -84,5 +89,13 @@ export async function replaySpool(
   for (const entry of entries) {
     if ('finish' in entry) status = (await client.finishRun(run.id, entry.finish, call)).status;
   }
-  return { runId: run.id, status, accepted, duplicates, files: progress.files, bytes: progress.bytes, missingFiles };
+  return {
+    runId: run.id,
+    status,
+    accepted,
+    duplicates,
+    files: progress.files,
+    bytes: progress.bytes,
+    missingFiles,
+  };
 }

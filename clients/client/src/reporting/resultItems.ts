@@ -36,7 +36,9 @@ export function clip(text: string, max: number): string {
 
 /** Output chunks as the API takes them: each clipped, at most 10,000, undefined when there are none. */
 export function clipOutput(entries: readonly string[]): string[] | undefined {
-  const kept = entries.filter((entry) => entry.length > 0).map((entry) => clip(entry, RESULT_LIMITS.outputEntry));
+  const kept = entries
+    .filter((entry) => entry.length > 0)
+    .map((entry) => clip(entry, RESULT_LIMITS.outputEntry));
   if (kept.length === 0) return undefined;
   if (kept.length <= RESULT_LIMITS.outputEntries) return kept;
   const dropped = kept.length - (RESULT_LIMITS.outputEntries - 1);
@@ -46,7 +48,10 @@ export function clipOutput(entries: readonly string[]): string[] | undefined {
 const ESC = String.fromCharCode(27);
 const BEL = String.fromCharCode(7);
 // CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks) that terminals understand.
-const ANSI_SEQUENCE = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)`, 'g');
+const ANSI_SEQUENCE = new RegExp(
+  `${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)`,
+  'g',
+);
 
 /** Removes terminal colour codes: runners write them for consoles, not for a web page. */
 export function stripAnsi(text: string): string {
@@ -81,7 +86,9 @@ export function annotationsOf(
     if (!distinct.has(key)) {
       distinct.set(key, {
         type: clip(type, RESULT_LIMITS.annotationType),
-        ...(description === undefined ? {} : { description: clip(description, RESULT_LIMITS.annotationDescription) }),
+        ...(description === undefined
+          ? {}
+          : { description: clip(description, RESULT_LIMITS.annotationDescription) }),
       });
     }
   }

@@ -155,7 +155,9 @@ export function createRunSender(options: RunSenderOptions): RunSender {
         : failureReason(error, options.baseUrl);
     const file = spoolOf().file;
     outcome.spoolFile = file;
-    log(`${outcome.failure}. The tests go on; what is not sent is kept in ${file} (send it later: npx verdict replay ${file})`);
+    log(
+      `${outcome.failure}. The tests go on; what is not sent is kept in ${file} (send it later: npx verdict replay ${file})`,
+    );
   }
 
   const started: Promise<string | undefined> = client.startRun(options.start, call).then(
@@ -172,9 +174,11 @@ export function createRunSender(options: RunSenderOptions): RunSender {
 
   async function spoolResults(batch: readonly Queued[]) {
     for (const { item, files } of batch) {
-      await spoolOf().writeResult(item, files).catch((error: unknown) => {
-        log(`could not write the spool ${spoolOf().file}: ${String(error)}`);
-      });
+      await spoolOf()
+        .writeResult(item, files)
+        .catch((error: unknown) => {
+          log(`could not write the spool ${spoolOf().file}: ${String(error)}`);
+        });
       outcome.spooled += 1;
     }
   }
@@ -262,7 +266,9 @@ export function createRunSender(options: RunSenderOptions): RunSender {
             stop(error);
           }
         }
-        await spoolOf().writeCoverage(coverage).catch(() => undefined);
+        await spoolOf()
+          .writeCoverage(coverage)
+          .catch(() => undefined);
         outcome.spooled += 1;
       });
     },
@@ -280,7 +286,9 @@ export function createRunSender(options: RunSenderOptions): RunSender {
             stop(error);
           }
         }
-        await spoolOf().writeFinish(body).catch(() => undefined);
+        await spoolOf()
+          .writeFinish(body)
+          .catch(() => undefined);
       });
       let timeout: ReturnType<typeof setTimeout> | undefined;
       const expired = new Promise<'expired'>((resolve) => {

@@ -65,7 +65,9 @@ export interface SpoolWriter {
 export function spoolWriter(options: { dir: string; header: SpoolHeader; label?: string }): SpoolWriter {
   const { header } = options;
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const base = safeName(`${header.start.ciRunId ?? 'run'}${options.label ? `-${options.label}` : ''}-${stamp}`);
+  const base = safeName(
+    `${header.start.ciRunId ?? 'run'}${options.label ? `-${options.label}` : ''}-${stamp}`,
+  );
   const file = path.resolve(options.dir, `${base}-${process.pid}.ndjson`);
   const filesDir = `${file}.files`;
   const written = { results: 0, other: 0, files: 0 };
@@ -161,7 +163,11 @@ export async function readSpool(file: string): Promise<Spool> {
       if (index === last) break;
       throw error;
     }
-    if (!entry || typeof entry !== 'object' || !('result' in entry || 'coverage' in entry || 'finish' in entry)) {
+    if (
+      !entry ||
+      typeof entry !== 'object' ||
+      !('result' in entry || 'coverage' in entry || 'finish' in entry)
+    ) {
       throw new SpoolFormatError(`${file}:${index + 1}: not a spool entry`);
     }
     entries.push(entry as SpoolEntry);
