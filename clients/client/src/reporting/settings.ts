@@ -143,7 +143,7 @@ export function runPageUrl(baseUrl: string, projectId: string, runId: string): s
 /** What a reporter knows of the run it starts, for the body of "start a run". */
 export interface RunDescription {
   ciRunId: string;
-  framework: { name: string; version?: string };
+  framework?: { name: string; version?: string };
   shard?: { current: number; total: number };
   startedAt?: string;
   /** From Git when the CI did not tell (see git.ts). */
@@ -176,7 +176,7 @@ export function startBody(settings: ReporterSettings, run: RunDescription): Star
       : undefined;
   return {
     ciRunId: run.ciRunId,
-    framework: run.framework,
+    ...(run.framework ? { framework: run.framework } : {}),
     ...(settings.title ? { title: settings.title } : {}),
     ...(branch ? { branch } : {}),
     ...(settings.environment ? { environment: settings.environment } : {}),
@@ -190,8 +190,8 @@ export function startBody(settings: ReporterSettings, run: RunDescription): Star
 
 /**
  * The retry rule of a client that sends from inside a test run: the API's rule (429 and 5xx only, backoff
- * from 1 s, Retry-After honoured) within 20 s per call, so an outage is found out, told and spooled in
+ * from 1 s, Retry-After honoured) with 3 attempts within 20 s per call, so an outage is found out, told and spooled in
  * seconds rather than minutes; each attempt may wait 30 s for its answer.
  */
-export const REPORTER_RETRY = { maxAttempts: 4, maxElapsedMs: 20_000 } as const;
+export const REPORTER_RETRY = { maxAttempts: 3, maxElapsedMs: 20_000 } as const;
 export const REPORTER_TIMEOUT_MS = 30_000;
