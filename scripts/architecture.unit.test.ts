@@ -106,18 +106,25 @@ describe('the dependency rules', () => {
     expect(violations).toEqual([]);
   });
 
-  it('when a client package’s source imports a package, then it is a runtime dependency it declares (users install it alone)', () => {
+  it('when a client package’s source imports a package, then it is a dependency it declares, its host (a peer) or Node (users install it alone)', () => {
     const clients = clientPackages();
     expect(clients).toContain('clients/client');
     const violations = all
       .filter((m) => clients.includes(m.owner) && !/\.test\.ts$|\/testing\.ts$/.test(m.file))
       .flatMap((m) => {
         const manifest = JSON.parse(readFileSync(path.join(root, m.owner, 'package.json'), 'utf8')) as {
+          name: string;
           dependencies?: Record<string, string>;
+          peerDependencies?: Record<string, string>;
         };
-        const declared = Object.keys(manifest.dependencies ?? {});
+        // Its own name (a subpath entry uses the main one), what it depends on, and the host it plugs into.
+        const declared = [
+          manifest.name,
+          ...Object.keys(manifest.dependencies ?? {}),
+          ...Object.keys(manifest.peerDependencies ?? {}),
+        ];
         return m.imports
-          .filter((i) => !i.startsWith('.'))
+          .filter((i) => !i.startsWith('.') && !i.startsWith('node:'))
           .filter((i) => !declared.some((d) => i === d || i.startsWith(`${d}/`)))
           .map((i) => `${path.relative(root, m.file)} imports ${i}`);
       });
