@@ -23,6 +23,12 @@ export interface Connection {
   project: string;
 }
 
+/**
+ * The API's retry rule (429 and 5xx, backoff from 1 s, Retry-After honoured), with 3 attempts within a
+ * minute: a CI step learns in seconds that Verdict is down rather than after two minutes of backoff.
+ */
+export const CLI_RETRY = { maxAttempts: 3, maxElapsedMs: 60_000 } as const;
+
 const pick = (flag: string | undefined, env: NodeJS.ProcessEnv, name: string) => {
   const value = (flag ?? env[name])?.trim();
   return value ? value : undefined;
@@ -47,7 +53,13 @@ export function connect(
   } catch (error) {
     throw usageError((error as Error).message);
   }
-  const client = createVerdictClient({ baseUrl, token, project, userAgent: '@verdict/cli' });
+  const client = createVerdictClient({
+    baseUrl,
+    token,
+    project,
+    userAgent: '@verdict/cli',
+    retry: CLI_RETRY,
+  });
   return { client, baseUrl, project };
 }
 

@@ -43,7 +43,8 @@ export async function coverageCommand(
   }
   try {
     await connection.client.addCoverage(runId, coverage);
-    if (flags.finish) await connection.client.finishRun(runId, flags.run ? {} : { shard: SHARD });
+    // A run of shard 1 of 1 (as the CLI starts them) needs its shard named; a run without shards ignores it.
+    if (flags.finish) await connection.client.finishRun(runId, { shard: SHARD });
   } catch (error) {
     throw verdictFailure(error, connection.baseUrl);
   }
