@@ -3,7 +3,7 @@ import { PublicUrlSetting, TrustProxySetting, trustProxyOf } from '@verdict/gate
 import { envInteger } from '@verdict/platform';
 import { z } from 'zod';
 
-/** The embedded process's environment (README, "Configuration"). */
+/** The embedded process's environment (docs/configuration.md). */
 export const EmbeddedConfig = z
   .object({
     PORT: envInteger({ min: 0, max: 65535, fallback: 8080 }),

@@ -38,7 +38,7 @@ export const PublicUrlSetting = z
   .optional();
 
 /**
- * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
+ * The gateway process of the distributed mode (docs/configuration.md). Secrets have no defaults here:
  * the process refuses to start without them.
  */
 export const GatewayConfig = z

@@ -24,7 +24,7 @@ export interface ReporterOptions {
   environment?: string;
   /** `VERDICT_COMMIT_SHA`, else the CI's, else Git's HEAD. */
   commitSha?: string;
-  /** The build's page, when no CI service listed in the README tells it; `VERDICT_BUILD_URL`. */
+  /** The build's page, when no CI service the reporters know tells it; `VERDICT_BUILD_URL`. */
   buildUrl?: string;
   /** Tags of the run. */
   tags?: string[];
