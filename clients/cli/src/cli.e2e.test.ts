@@ -3,14 +3,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createVerdictClient, type RunDetail, type VerdictClient } from '@verdict/client';
 import { readCoverage } from '@verdict/client/reporting';
-import { repoRoot } from '../../../e2e/src/processes';
 import { scratchProject, startVerdict, type EmbeddedVerdict } from '../../../e2e/src/clients';
 
 // The `verdict` bin as a CI script runs it: @verdict/cli installed from its npm tarball into a scratch
 // project, against `npm start`; JUnit XML written by real pytest, Maven Surefire and gotestsum, and
 // coverage written by real c8, nyc, pytest-cov and gcovr (see the fixtures' READMEs).
 
-const junitDir = path.join(repoRoot, 'services', 'test-results', 'src', 'imports', 'fixtures', 'junit');
+const junitDir = path.join(__dirname, '..', 'fixtures', 'junit');
 const coverageDir = path.join(__dirname, '..', 'fixtures', 'coverage');
 
 let verdict: EmbeddedVerdict;
@@ -75,10 +74,11 @@ afterAll(async () => {
 
 describe('verdict import junit', () => {
   const files = [
-    path.join(junitDir, 'pytest.xml'),
+    path.join(junitDir, 'pytest-cart.xml'),
+    path.join(junitDir, 'pytest-checkout.xml'),
     path.join(junitDir, 'gotestsum.xml'),
     path.join(junitDir, 'surefire-TEST-com.example.shop.CartTest.xml'),
-    path.join(junitDir, 'surefire-TEST-com.example.shop.CartTest-Checkout.xml'),
+    path.join(junitDir, 'surefire-TEST-com.example.shop.CheckoutTest.xml'),
   ];
 
   it('when reports of pytest, gotestsum and Surefire are imported (files and a glob), then one run holds each of them whole', async () => {
@@ -92,8 +92,8 @@ describe('verdict import junit', () => {
       'main',
     ]);
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toContain('verdict: importing 4 JUnit report(s) into run #');
-    expect(imported.stderr).toContain('[4/4]');
+    expect(imported.stderr).toContain('verdict: importing 5 JUnit report(s) into run #');
+    expect(imported.stderr).toContain('[5/5]');
     const run = await settledRun(runIdIn(imported.stdout));
     const alone = await Promise.all(files.map(importedAlone));
     const sum = (pick: (stats: RunDetail['stats']) => number) =>
@@ -165,7 +165,7 @@ describe('verdict run', () => {
     process.execPath,
     '-e',
     `require('fs').mkdirSync('out', { recursive: true }); require('fs').copyFileSync(${JSON.stringify(
-      path.join(junitDir, 'pytest.xml'),
+      path.join(junitDir, 'pytest-cart.xml'),
     )}, 'out/junit.xml'); process.exit(${exitCode});`,
   ];
 
@@ -174,7 +174,7 @@ describe('verdict run', () => {
     expect(ran.code).toBe(4);
     expect(ran.stderr).toContain('verdict: importing out/junit.xml');
     const run = await settledRun(runIdIn(ran.stdout));
-    expect(run.stats).toEqual(await importedAlone(path.join(junitDir, 'pytest.xml')));
+    expect(run.stats).toEqual(await importedAlone(path.join(junitDir, 'pytest-cart.xml')));
     expect(run.outcome).toBe('failed');
   });
 
@@ -192,7 +192,7 @@ describe('verdict run', () => {
 describe('verdict bundle', () => {
   it('when a run is asked for as Markdown within a budget, then the bundle fits it; as JSON it parses', async () => {
     const { run } = await client.importJunit(
-      { path: path.join(junitDir, 'pytest.xml') },
+      { path: path.join(junitDir, 'pytest-cart.xml') },
       { ciRunId: 'bundle-1' },
     );
     const markdown = cli(['bundle', '--run', run.id, '--markdown', '--budget', '600']);
@@ -231,7 +231,7 @@ describe('the command line itself', () => {
   });
 
   it('when Verdict is unreachable, then exit 3 says so', () => {
-    const down = cli(['import', 'junit', path.join(junitDir, 'pytest.xml')], {
+    const down = cli(['import', 'junit', path.join(junitDir, 'pytest-cart.xml')], {
       VERDICT_URL: 'http://127.0.0.1:9',
     });
     expect(down.code).toBe(3);
