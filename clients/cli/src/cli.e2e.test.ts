@@ -85,8 +85,8 @@ describe('verdict import junit', () => {
     const imported = cli([
       'import',
       'junit',
-      files[0] ?? '',
-      files[1] ?? '',
+      path.join(junitDir, 'pytest-*.xml'),
+      files[2] ?? '',
       path.join(junitDir, 'surefire-*.xml'),
       '--branch',
       'main',
