@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createVerdictClient, type RunDetail, type VerdictClient } from '@verdict/client';
+import { readCoverage } from '@verdict/client/reporting';
 import { closedPort } from '../../client/src/testing';
 import {
   installedVersion,
@@ -15,6 +16,16 @@ import {
 // `npm start`; then the same run against a Verdict that is down, its spool sent with `verdict replay`.
 
 const suiteDir = path.join(__dirname, '..', 'fixtures', 'suite');
+// A coverage report written by the real c8 (clients/cli/fixtures/README.md), sent as the reporter's coverage.
+const coverageFile = path.join(
+  __dirname,
+  '..',
+  '..',
+  'cli',
+  'fixtures',
+  'coverage',
+  'c8-coverage-summary.json',
+);
 
 interface JestJson {
   numTotalTests: number;
@@ -109,7 +120,10 @@ describe('a Jest run with Verdict up', () => {
   let run: RunDetail;
 
   beforeAll(async () => {
-    jest = runJest({ VERDICT_URL: verdict.url, VERDICT_CI_RUN_ID: 'jest-up' }, 'up');
+    jest = runJest(
+      { VERDICT_URL: verdict.url, VERDICT_CI_RUN_ID: 'jest-up', VERDICT_COVERAGE_FILE: coverageFile },
+      'up',
+    );
     run = await settledRun('jest-up', expectedStats(jest.json).total);
   });
 
@@ -119,6 +133,12 @@ describe('a Jest run with Verdict up', () => {
     expect(run.stats).toMatchObject({ failed: 2, flaky: 1, skipped: 2 });
     expect(run.framework).toEqual({ name: 'jest', version: installedVersion('jest') });
     expect(jest.output).toContain(`[verdict] ${verdict.url}/projects/${verdict.project}/runs/${run.id} (`);
+  });
+
+  it('when a coverage file is configured, then the run holds that coverage, sent before the run finished', async () => {
+    const detail = await client.getRun(run.id, { include: 'coverage' });
+    expect(detail.coverage).toEqual(await readCoverage(coverageFile, { root: scratch }));
+    expect(detail.coverage?.lines).toEqual({ total: 21, covered: 13 });
   });
 
   it('when a test failed, then its bundle has Jest’s message, its line, the file’s console output and a rerun command', async () => {
