@@ -53,9 +53,19 @@ function modules(): Module[] {
   );
 }
 
+/** The folder of each client package by its package name (`@verdict/mcp` → `clients/mcp`). */
+const clientPackageNames = new Map(
+  clientPackages().map((dir) => [
+    (JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as { name: string }).name,
+    dir,
+  ]),
+);
+
 const packageOf = (specifier: string): string | null => {
   const match = /^@verdict\/([^/]+)/.exec(specifier);
   if (!match) return null;
+  const client = clientPackageNames.get(match[0]);
+  if (client !== undefined) return client;
   const name = match[1] as string;
   return name === 'contracts' || name === 'platform' ? name : `services/${name}`;
 };
@@ -83,13 +93,20 @@ describe('the dependency rules', () => {
     );
   });
 
-  it('when a service imports a package, then it is contracts or platform (only the embedded launcher composes services)', () => {
+  it('when a service imports a package, then it is contracts, platform or a published client package (only the embedded launcher composes services)', () => {
     const violations = all
       .filter((m) => m.owner.startsWith('services/') && m.owner !== 'services/embedded')
       .flatMap((m) =>
         m.imports
           .map(packageOf)
-          .filter((p): p is string => p !== null && p !== 'contracts' && p !== 'platform' && p !== m.owner)
+          .filter(
+            (p): p is string =>
+              p !== null &&
+              p !== 'contracts' &&
+              p !== 'platform' &&
+              !p.startsWith('clients/') &&
+              p !== m.owner,
+          )
           .map((p) => `${path.relative(root, m.file)} imports ${p}`),
       );
     expect(violations).toEqual([]);
