@@ -1,10 +1,12 @@
 // Bundles service entries (and the workspace TypeScript they import) into CommonJS files that Node runs
 // without a TypeScript loader: tsx costs a process about 30 MB of resident memory for good, and every
-// service process would pay it. Third-party packages stay outside, loaded from node_modules. Used by
+// service process would pay it. Third-party packages stay outside, loaded from node_modules, and so do the
+// client packages (clients/*, e.g. @verdict/mcp), which are built to plain JavaScript first. Used by
 // `npm start` (the embedded process), `npm run start:distributed` and the benches that start services.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { clientPackages, ensureClientsBuilt } = require('./clients.cjs');
 const { root } = require('./lib.cjs');
 
 const defaultOutdir = path.join(root, 'node_modules', '.cache', 'verdict');
@@ -24,6 +26,8 @@ function thirdPartyPackages() {
     for (const name of Object.keys(manifest.dependencies ?? {}))
       if (!name.startsWith('@verdict/')) names.add(name);
   }
+  for (const dir of clientPackages())
+    names.add(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).name);
   return [...names];
 }
 
@@ -33,6 +37,9 @@ function thirdPartyPackages() {
  */
 async function bundleEntries(entries, options = {}) {
   const outdir = options.outdir ?? defaultOutdir;
+  // The services load the client packages they use from their dist/, built when stale.
+  const built = await ensureClientsBuilt();
+  if (built !== 0) throw new Error(`building the client packages failed (exit code ${built})`);
   const esbuild = require(path.join(root, 'node_modules', 'esbuild'));
   const entryPoints = Object.fromEntries(
     Object.entries(entries).map(([name, entry]) => [name, path.join(root, entry)]),

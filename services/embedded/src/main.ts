@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
 import { GATEWAY_SCHEMA, resolveAdminKey, startGateway } from '@verdict/gateway';
+import { createMcpHttpHandler } from '@verdict/mcp';
 import {
   closeServer,
   ConfigError,
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
         publicUrl,
         downloads: { blobs, secret: urlSigningSecret },
         ingestLimitPerMinute: config.ingestLimitPerMinute,
+        mcp: createMcpHttpHandler,
         ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
         services: Object.entries({
           'test-results': testResults,
@@ -215,6 +217,7 @@ async function main(): Promise<void> {
     `Verdict is running (embedded mode) at http://localhost:${port}`,
     `  API base:    ${base}`,
     `  API docs:    http://localhost:${port}/docs`,
+    `  MCP:         http://localhost:${port}/mcp?project=<projectId> (Streamable HTTP, bearer token)`,
     `  Data:        ${config.dataDir}`,
   ];
   if (seed) {

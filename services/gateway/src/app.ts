@@ -23,6 +23,7 @@ import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import { limitFailedAdminKeys } from './access/rateLimits';
 import type { Identity } from './identity/module';
 import { deadLetterRouter } from './operations/deadLetters.http';
+import { createMcpRelay, MCP_PATH, mcpRouter, type McpEndpoint } from './mcp/mcpEndpoint';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
 import { adminRoutes, gatewayApiRoutes } from './routes';
@@ -56,6 +57,12 @@ export interface GatewayOptions {
   downloads?: { blobs: BlobStore; secret: string };
   /** The dead letters of every consumer and the bus their replays go out on (admin API). */
   deadLetters: { store: DeadLetterStore; bus: EventBus };
+  /**
+   * The MCP server served at /mcp over Streamable HTTP: `createMcpHttpHandler` of `@verdict/mcp`, given
+   * by the launchers (a client package the gateway's own module does not import, since that package's
+   * types are built from the gateway's routes). Absent: no /mcp.
+   */
+  mcp?: McpEndpoint;
 }
 
 /** Every route of the public API: the gateway's own and those of the services behind it. */
@@ -160,7 +167,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
     bodyLimit: GATEWAY_BODY_LIMIT,
     // API bodies go to the services as they came: parsed only where a service runs in this process
     // (forwardTo), never parsed here and serialised again for one behind HTTP.
-    parsesJson: (req) => !isApiPath(req.path),
+    // Nor are MCP messages: the MCP transport reads and answers them (a parse error as JSON-RPC says).
+    parsesJson: (req) => !isApiPath(req.path) && req.path.toLowerCase().replace(/\/$/, '') !== MCP_PATH,
   });
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   const document = openApiDocument(options);
@@ -183,6 +191,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     app.use(SIGNED_DOWNLOAD_PATH, serveSignedBlobs({ store: blobs, secret, clock: options.clock }));
   }
 
+  const relay = createMcpRelay();
+  if (options.mcp) app.use(mcpRouter({ endpoint: options.mcp, relay, rateLimiter: options.rateLimiter }));
+
   const accessChain = createAccessChain({
     directory: options.identity.directory,
     rateLimiter: options.rateLimiter,
@@ -191,6 +202,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     logger: options.logger,
     ingestLimitPerMinute: options.ingestLimitPerMinute,
     routeGuard: rejectUnknownRoutes(publicRoutes(options.services)),
+    countedElsewhere: relay.isRelayed,
   });
   const api = Router();
   api.use(retiredContext());

@@ -14,6 +14,7 @@ import type {
 import { createSqlEventStore } from '@verdict/platform';
 import { createGatewayApp } from './app';
 import { createIdentity, type Identity } from './identity/module';
+import type { McpEndpoint } from './mcp/mcpEndpoint';
 import type { ServiceMount } from './routing/forward';
 
 /** The gateway's event store schema: identity's events. */
@@ -42,6 +43,8 @@ export interface GatewaySettings {
   services: ServiceMount[];
   trustProxy?: boolean | number | string;
   downloads?: { blobs: BlobStore; secret: string };
+  /** The MCP server to serve at /mcp (`createMcpHttpHandler` of `@verdict/mcp`); absent: none. */
+  mcp?: McpEndpoint;
   /**
    * Where identity lives: event store schema, read-model schema and topic. Defaults suit one Verdict per
    * database and cluster; set them to run several side by side (integration tests do).

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Clock, KeyValue, Logger, RateLimiter } from '@verdict/platform';
 import type { IdentityDirectory } from '../identity/directory';
 import { authenticate } from './authenticate';
@@ -29,6 +29,8 @@ export interface AccessChainOptions {
    * they get a 404 (with the rate-limit headers) before any token is asked for.
    */
   routeGuard?: RequestHandler;
+  /** Requests whose IP was already counted: the calls of the gateway's MCP endpoint (see mcp/). */
+  countedElsewhere?: (req: Request) => boolean;
 }
 
 declare module 'express-serve-static-core' {
@@ -68,7 +70,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
   const router = Router();
   router.use(
     startIdentityVersionRead(directory),
-    limitByIp({ rateLimiter }),
+    limitByIp({ rateLimiter, ...(options.countedElsewhere ? { skip: options.countedElsewhere } : {}) }),
     ...(options.routeGuard ? [options.routeGuard] : []),
     authenticate({ directory, kv, clock }),
     authorize({ directory }),
