@@ -1,5 +1,5 @@
 import type { AnalyticsSummary } from '../types';
-import { clip, duration, percent, table } from './markdown';
+import { clip, count, duration, percent, table } from './markdown';
 
 type UniqueTest = AnalyticsSummary['uniqueFlakyTests'][number];
 
@@ -7,7 +7,7 @@ function testTable(tests: readonly UniqueTest[], limit: number, what: string): s
   if (tests.length === 0) return [`No ${what}.`];
   const shown = tests.slice(0, limit);
   return [
-    `${tests.length > shown.length ? `The first ${shown.length} of ${tests.length}` : `All ${tests.length}`} ${what}, most days first:`,
+    `${tests.length > shown.length ? `The first ${shown.length} of ${tests.length} ${what}` : `The ${count(tests.length, what.replace(/s$/, ''), what)}`}, most days first:`,
     '',
     table(
       ['Test', 'File', 'Days', 'Dates'],

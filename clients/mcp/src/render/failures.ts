@@ -34,23 +34,41 @@ export interface FailureReport {
 }
 
 interface Group {
+  /** The first message of the group, as written. */
   error: string;
+  /** Whether other messages of the group differ from it (in their numbers only). */
+  varies: boolean;
   tests: FailingTest[];
 }
 
-/** Tests by error message (first line), most tests first, then in the order they came (failed, then flaky). */
+/**
+ * What tells errors apart: the first line of the message with its numbers blanked out, so that `product 7
+ * not found` and `product 9 not found` count as one failure (ids, ports, timings and line numbers vary
+ * from test to test, the cause does not).
+ */
+function fingerprint(message: string): string {
+  return message.replace(/\d+/g, '#');
+}
+
+/** Tests by error, most tests first, then in the order they came (failed, then flaky). */
 function groupByError(tests: readonly FailingTest[]): Group[] {
   const groups = new Map<string, Group>();
   for (const test of tests) {
     const error = test.error
       ? firstLine(test.error.message) || '(empty error message)'
       : '(no error recorded)';
-    const group = groups.get(error) ?? { error, tests: [] };
+    const key = fingerprint(error);
+    const group = groups.get(key) ?? { error, varies: false, tests: [] };
+    if (error !== group.error) group.varies = true;
     group.tests.push(test);
-    groups.set(error, group);
+    groups.set(key, group);
   }
   return [...groups.values()].sort((a, b) => b.tests.length - a.tests.length);
 }
+
+/** The group's message, cut, and said to vary when it does. */
+const errorOf = (group: Group, max: number) =>
+  `${code(clip(group.error, max))}${group.varies ? ' (numbers vary)' : ''}`;
 
 const fullTitle = (test: FailingTest) =>
   oneLine(test.titlePath.length > 0 ? test.titlePath.join(' › ') : test.title);
@@ -58,12 +76,12 @@ const where = (test: FailingTest) => (test.line === null ? test.file : `${test.f
 const mark = (test: FailingTest) => (test.outcome === 'flaky' ? 'flaky' : 'failed');
 
 /** One rendering per level of detail, most detailed first. */
-const LEVELS: readonly ((groups: readonly Group[]) => string[])[] = [
+const LEVELS: readonly ((groups: readonly Group[], tests: readonly FailingTest[]) => string[])[] = [
   // Everything an agent needs to drill down: ids, platform, attempts, recurrence.
   (groups) =>
     groups.flatMap((group, index) => [
       '',
-      `### ${index + 1}. ${code(clip(group.error, 300))} (${count(group.tests.length, 'test')})`,
+      `### ${index + 1}. ${errorOf(group, 300)} (${count(group.tests.length, 'test')})`,
       ...group.tests.map((test) => {
         const platform = test.project ? ` [${oneLine(test.project)}]` : '';
         const also =
@@ -77,7 +95,7 @@ const LEVELS: readonly ((groups: readonly Group[]) => string[])[] = [
   (groups) =>
     groups.flatMap((group, index) => [
       '',
-      `### ${index + 1}. ${code(clip(group.error, 160))} (${group.tests.length})`,
+      `### ${index + 1}. ${errorOf(group, 160)} (${group.tests.length})`,
       ...group.tests.map(
         (test) =>
           `- ${code(fullTitle(test))} ${code(where(test))} caseId ${code(test.caseId)}${test.outcome === 'flaky' ? ' (flaky)' : ''}`,
@@ -87,7 +105,7 @@ const LEVELS: readonly ((groups: readonly Group[]) => string[])[] = [
   (groups) =>
     groups.flatMap((group, index) => [
       '',
-      `### ${index + 1}. ${code(clip(group.error, 100))} (${group.tests.length})`,
+      `### ${index + 1}. ${errorOf(group, 100)} (${group.tests.length})`,
       ...group.tests.map(
         (test) => `- ${fullTitle(test)} (${test.file})${test.outcome === 'flaky' ? ' ~flaky' : ''}`,
       ),
@@ -100,6 +118,14 @@ const LEVELS: readonly ((groups: readonly Group[]) => string[])[] = [
         ([file, tests]) => `- ${file}: ${tests.map((test) => oneLine(test.title)).join('; ')}`,
       ),
     ]),
+  // Titles only, one line per file, errors left out: the most compact list that still names every test.
+  (_groups, tests) => [
+    '',
+    '_Errors left out to fit budgetChars: raise it, or ask for one spec file (suiteId) or one test (caseId)._',
+    ...byFile(tests).map(
+      ([file, tests]) => `- ${file}: ${tests.map((test) => oneLine(test.title)).join('; ')}`,
+    ),
+  ],
 ];
 
 function byFile(tests: readonly FailingTest[]): [string, FailingTest[]][] {
@@ -125,7 +151,7 @@ export function renderFailures(report: FailureReport, budget: number): string {
   if (report.tests.length === 0)
     return clip([report.headline, '', 'No failing tests.', '', ...report.next].join('\n'), budget);
   for (const level of LEVELS) {
-    const text = compose(level(groups));
+    const text = compose(level(groups, report.tests));
     if (text.length <= budget) return text;
   }
   return cutToBudget(report, groups, budget, compose);
@@ -139,7 +165,7 @@ function cutToBudget(
   compose: (body: readonly string[]) => string,
 ): string {
   const names = groups.flatMap((group) => group.tests.map((test) => `- ${clip(oneLine(test.title), 120)}`));
-  const needed = compose(LEVELS[LEVELS.length - 1]!(groups)).length;
+  const needed = compose(LEVELS[LEVELS.length - 1]!(groups, report.tests)).length;
   const note = (left: number) =>
     `… ${count(left, 'more failing test')} not named: budgetChars=${needed} names them all.`;
   let kept = names.length;

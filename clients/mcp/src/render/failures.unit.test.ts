@@ -75,6 +75,30 @@ describe('renderFailures', () => {
     expect(tests.every((test) => renderFailures(report(tests), enough).includes(test.title))).toBe(true);
   });
 
+  it('when messages differ only in their numbers, then they are one error, said to vary', () => {
+    const tests = failingTests(4).map((test, i) => ({
+      ...test,
+      error: { message: `Error: product ${i * 7} not found (port 30${i}1)` },
+    }));
+    const text = renderFailures(report(tests), 10_000);
+    expect(text).toContain('(1 distinct error, 4 tests)');
+    expect(text).toContain('### 1. `Error: product 0 not found (port 3001)` (numbers vary) (4 tests)');
+  });
+
+  it('when every test has its own error and the budget is tight, then errors are left out and every test is still named under its file', () => {
+    const tests = failingTests(200).map((test, i) => ({
+      ...test,
+      error: { message: `Error: case ${'abcdefghij'[i % 10]}${'klmnopqrst'[Math.floor(i / 10) % 10]} broke` },
+    }));
+    const text = renderFailures(report(tests), 7_000);
+    expect(text.length).toBeLessThanOrEqual(7_000);
+    expect(text).toContain('_Errors left out to fit budgetChars');
+    expect(text).toContain(
+      '- tests/checkout/part-0.spec.ts: test number 0 of the checkout; test number 5 of the checkout;',
+    );
+    expect(tests.filter((test) => !text.includes(test.title))).toEqual([]);
+  });
+
   it('when no test fails, then it says so', () => {
     expect(renderFailures(report([]), 1_000)).toContain('No failing tests.');
   });

@@ -43,8 +43,16 @@ export function renderTestHistory(detail: TestCaseDetail, outcome?: string): str
   );
   if (failures.length > 0) {
     const last = failures[0] as Execution;
+    const dimensions = [
+      ['branches', failures.map((f) => f.branch)],
+      ['environments', failures.map((f) => f.environment)],
+      ['platforms', failures.map((f) => f.project)],
+    ] as const;
+    const where = dimensions
+      .filter(([, values]) => values.some((value) => value !== null))
+      .map(([name, values]) => `${name} ${tally(values)}`);
     lines.push(
-      `Where it failed or was flaky, among the ${items.length} executions shown: branches ${tally(failures.map((f) => f.branch))}; environments ${tally(failures.map((f) => f.environment))}; platforms ${tally(failures.map((f) => f.project))}.`,
+      `Where it failed or was flaky, among the ${items.length} executions shown: ${where.length > 0 ? where.join('; ') : 'no branch, environment or platform recorded'}.`,
       `Last failure: ${last.outcome} in run #${last.counter} ${code(last.runId)} on ${minute(last.startedAt)}${last.errorMessage ? `: ${code(clip(firstLine(last.errorMessage), 200))}` : ''}.`,
     );
   } else {

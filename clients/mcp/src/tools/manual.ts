@@ -1,5 +1,6 @@
 import { unwrap } from '@verdict/client';
 import { z } from 'zod';
+import { count } from '../render/markdown';
 import { renderManualCase, renderManualCaseList, renderManualRun, renderRunCase } from '../render/manual';
 import type {
   CreateManualCaseBody,
@@ -50,10 +51,10 @@ export const listManualCases = defineTool({
       .max(500)
       .optional()
       .describe('Text in the title, description or key (TC-12)'),
-    status: CaseStatus.optional(),
-    priority: Priority.optional(),
-    severity: Severity.optional(),
-    type: CaseType.optional(),
+    status: CaseStatus.optional().describe('Only cases in this state: active, draft or deprecated'),
+    priority: Priority.optional().describe('Only cases of this priority'),
+    severity: Severity.optional().describe('Only cases of this severity'),
+    type: CaseType.optional().describe('Only cases of this type, e.g. smoke or regression'),
     automationStatus: AutomationStatus.optional().describe('manual, automated, or to_be_automated'),
     suiteId: z
       .string()
@@ -154,7 +155,9 @@ export const recordManualResult = defineTool({
   input: z.strictObject({
     runId: Id('The run key (RUN-3) or its _id'),
     caseId: Id('The case key (TC-12), the case _id, or the run case id from get_manual_run'),
-    result: RunCaseResult,
+    result: RunCaseResult.describe(
+      'The verdict: passed, failed, blocked, skipped, retest (run it again) or untested',
+    ),
     elapsedSeconds: z
       .number()
       .min(0)
@@ -223,8 +226,8 @@ export const createManualCase = defineTool({
       .min(1)
       .max(500)
       .describe('What the case checks, e.g. "Checkout refuses an expired card"'),
-    description: z.string().max(50_000).optional(),
-    preconditions: z.string().max(50_000).optional(),
+    description: z.string().max(50_000).optional().describe('What the case is about and why'),
+    preconditions: z.string().max(50_000).optional().describe('What must hold before the first step'),
     steps: z
       .array(Step)
       .min(1)
@@ -237,15 +240,21 @@ export const createManualCase = defineTool({
       .enum(['Classic', 'Gherkin'])
       .default('Classic')
       .describe('Classic (action, data, expected result) or Gherkin (Given/When/Then lines)'),
-    postconditions: z.string().max(50_000).optional(),
+    postconditions: z.string().max(50_000).optional().describe('The state to leave the system in afterwards'),
     status: CaseStatus.optional().describe('Default active'),
-    priority: Priority.optional(),
-    severity: Severity.optional(),
-    type: CaseType.optional(),
-    layer: Layer.optional(),
-    behavior: Behavior.optional(),
-    automationStatus: AutomationStatus.optional(),
-    tags: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+    priority: Priority.optional().describe('Default not_set'),
+    severity: Severity.optional().describe('Default not_set'),
+    type: CaseType.optional().describe('What kind of test it is, e.g. functional or regression'),
+    layer: Layer.optional().describe('The layer it tests: e2e, api or unit'),
+    behavior: Behavior.optional().describe('positive, negative or destructive'),
+    automationStatus: AutomationStatus.optional().describe(
+      'Default manual; to_be_automated flags it for automation',
+    ),
+    tags: z
+      .array(z.string().trim().min(1).max(100))
+      .max(100)
+      .optional()
+      .describe('Labels, e.g. ["payments"]'),
     suiteId: z.string().trim().min(1).max(64).optional().describe('The _id of the suite to put it in'),
   }),
   writes: true,
@@ -269,6 +278,6 @@ export const createManualCase = defineTool({
         ...signalOf(context),
       }),
     );
-    return `Created ${created.caseId} ${JSON.stringify(created.title)} (_id ${created._id})${created.metadata.suite ? ` in suite ${JSON.stringify(created.metadata.suite.name)}` : ''}, status ${created.classification.status}, ${created.steps.classic.length + created.steps.gherkin.length} steps.`;
+    return `Created ${created.caseId} ${JSON.stringify(created.title)} (_id ${created._id})${created.metadata.suite ? ` in suite ${JSON.stringify(created.metadata.suite.name)}` : ''}, status ${created.classification.status}, ${count(created.steps.classic.length + created.steps.gherkin.length, 'step')}.`;
   },
 });

@@ -121,7 +121,7 @@ export const findFlakyTests = defineTool({
       heading:
         flaky.length === 0
           ? `No flaky test in the last ${input.days} days.`
-          : `The ${flaky.length} flakiest tests of the last ${input.days} days (flaky rate = flaky executions / executions):`,
+          : `${flaky.length === 1 ? 'The flaky test' : `The ${flaky.length} flakiest tests`} of the last ${input.days} days (flaky rate = flaky executions / executions):`,
     });
   },
 });
