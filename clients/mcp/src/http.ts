@@ -94,13 +94,12 @@ export function createMcpHttpHandler(
       ...(options.headers ? { headers: options.headers(req) } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    let access;
-    try {
-      access = await readAccess(verdict);
-    } catch (error) {
+    // Authenticates the request too: Verdict refuses a revoked token here, before any MCP message is read.
+    const access = await readAccess(verdict).catch((error: unknown) => {
       refuse(res, error);
-      return;
-    }
+      return null;
+    });
+    if (access === null) return;
     const server = createVerdictMcpServer({ verdict, project, access });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
