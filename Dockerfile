@@ -25,6 +25,7 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY contracts contracts
 COPY platform platform
 COPY services services
+COPY clients clients
 COPY scripts scripts
 RUN node scripts/bundle-image.cjs /src/dist
 
