@@ -25,6 +25,7 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY contracts contracts
 COPY platform platform
 COPY services services
+COPY clients clients
 COPY scripts scripts
 RUN node scripts/bundle-image.cjs /src/dist
 # The web app (docs/web.md): static files the gateway serves at /, built against the client package.

@@ -41,7 +41,8 @@ export default tseslint.config(
       ],
     },
   },
-  // A client package is installed alone from npm: its source uses no other Verdict package.
+  // A client package is installed from npm: its source uses no other Verdict package than @verdict/client,
+  // which is published beside it.
   {
     files: ['clients/*/src/**/*.ts'],
     ignores: ['clients/*/src/**/*.test.ts'],
@@ -51,8 +52,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@verdict/*', '**/contracts/**', '**/platform/**', '**/services/**'],
-              message: 'Clients are published alone: they depend on no other workspace package.',
+              group: [
+                '@verdict/*',
+                '!@verdict/client',
+                '!@verdict/client/*',
+                '**/contracts/**',
+                '**/platform/**',
+                '**/services/**',
+              ],
+              message:
+                'Clients are published alone: they depend on no workspace package but the published @verdict/client.',
             },
           ],
         },

@@ -53,9 +53,19 @@ function modules(): Module[] {
   );
 }
 
+/** The folder of each client package by its package name (`@verdict/mcp` → `clients/mcp`). */
+const clientPackageNames = new Map(
+  clientPackages().map((dir) => [
+    (JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as { name: string }).name,
+    dir,
+  ]),
+);
+
 const packageOf = (specifier: string): string | null => {
   const match = /^@verdict\/([^/]+)/.exec(specifier);
   if (!match) return null;
+  const client = clientPackageNames.get(match[0]);
+  if (client !== undefined) return client;
   const name = match[1] as string;
   return name === 'contracts' || name === 'platform' ? name : `services/${name}`;
 };
@@ -83,13 +93,20 @@ describe('the dependency rules', () => {
     );
   });
 
-  it('when a service imports a package, then it is contracts or platform (only the embedded launcher composes services)', () => {
+  it('when a service imports a package, then it is contracts, platform or a published client package (only the embedded launcher composes services)', () => {
     const violations = all
       .filter((m) => m.owner.startsWith('services/') && m.owner !== 'services/embedded')
       .flatMap((m) =>
         m.imports
           .map(packageOf)
-          .filter((p): p is string => p !== null && p !== 'contracts' && p !== 'platform' && p !== m.owner)
+          .filter(
+            (p): p is string =>
+              p !== null &&
+              p !== 'contracts' &&
+              p !== 'platform' &&
+              !p.startsWith('clients/') &&
+              p !== m.owner,
+          )
           .map((p) => `${path.relative(root, m.file)} imports ${p}`),
       );
     expect(violations).toEqual([]);
@@ -106,18 +123,25 @@ describe('the dependency rules', () => {
     expect(violations).toEqual([]);
   });
 
-  it('when a client package’s source imports a package, then it is a runtime dependency it declares (users install it alone)', () => {
+  it('when a client package’s source imports a package, then it is a dependency it declares, its host (a peer) or Node (users install it alone)', () => {
     const clients = clientPackages();
     expect(clients).toContain('clients/client');
     const violations = all
       .filter((m) => clients.includes(m.owner) && !/\.test\.ts$|\/testing\.ts$/.test(m.file))
       .flatMap((m) => {
         const manifest = JSON.parse(readFileSync(path.join(root, m.owner, 'package.json'), 'utf8')) as {
+          name: string;
           dependencies?: Record<string, string>;
+          peerDependencies?: Record<string, string>;
         };
-        const declared = Object.keys(manifest.dependencies ?? {});
+        // Its own name (a subpath entry uses the main one), what it depends on, and the host it plugs into.
+        const declared = [
+          manifest.name,
+          ...Object.keys(manifest.dependencies ?? {}),
+          ...Object.keys(manifest.peerDependencies ?? {}),
+        ];
         return m.imports
-          .filter((i) => !i.startsWith('.'))
+          .filter((i) => !i.startsWith('.') && !i.startsWith('node:'))
           .filter((i) => !declared.some((d) => i === d || i.startsWith(`${d}/`)))
           .map((i) => `${path.relative(root, m.file)} imports ${i}`);
       });

@@ -1,10 +1,13 @@
 // Bundles service entries (and the workspace TypeScript they import) into CommonJS files that Node runs
 // without a TypeScript loader: tsx costs a process about 30 MB of resident memory for good, and every
-// service process would pay it. Third-party packages stay outside, loaded from node_modules. Used by
-// `npm start` (the embedded process), `npm run start:distributed` and the benches that start services.
+// service process would pay it. Third-party packages stay outside, loaded from node_modules. The client
+// packages a service uses (clients/*, e.g. @verdict/mcp in the gateway) are bundled from their TypeScript
+// like the rest of the workspace; their own third-party dependencies stay outside too. Used by `npm start`
+// (the embedded process), `npm run start:distributed`, the container image and the benches.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { clientPackages } = require('./clients.cjs');
 const { root } = require('./lib.cjs');
 
 const defaultOutdir = path.join(root, 'node_modules', '.cache', 'verdict');
@@ -16,6 +19,7 @@ function thirdPartyPackages() {
     'contracts',
     'platform',
     ...fs.readdirSync(path.join(root, 'services')).map((s) => `services/${s}`),
+    ...clientPackages().map((dir) => path.relative(root, dir)),
   ];
   for (const dir of dirs) {
     const file = path.join(root, dir, 'package.json');
@@ -25,6 +29,40 @@ function thirdPartyPackages() {
       if (!name.startsWith('@verdict/')) names.add(name);
   }
   return [...names];
+}
+
+/**
+ * Resolves each client package (`@verdict/mcp`) to its TypeScript entry, like the workspace's own packages,
+ * rather than to its dist/ (built for npm, and stale or missing until `npm run build:clients`). The one
+ * runtime file a client's build generates, `src/generated/version.ts`, is made here from its package.json;
+ * its other generated files are types, which bundling drops.
+ */
+function clientSources() {
+  const packages = clientPackages().map((dir) => ({
+    dir,
+    entry: path.join(dir, 'src', 'index.ts'),
+    ...JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')),
+  }));
+  const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
+  const ownerOf = (file) => packages.find((pkg) => file.startsWith(`${pkg.dir}${path.sep}`));
+  return {
+    name: 'verdict-client-sources',
+    setup(build) {
+      build.onResolve({ filter: /^@verdict\/[^/]+$/ }, (args) =>
+        byName.has(args.path) ? { path: byName.get(args.path).entry } : undefined,
+      );
+      build.onResolve({ filter: /\/generated\/version$/ }, (args) => {
+        const owner = ownerOf(args.importer);
+        return owner
+          ? { path: owner.name, namespace: 'client-version', pluginData: owner.version }
+          : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'client-version' }, (args) => ({
+        contents: `export const VERSION = ${JSON.stringify(args.pluginData)};`,
+        loader: 'ts',
+      }));
+    },
+  };
 }
 
 /**
@@ -48,6 +86,7 @@ async function bundleEntries(entries, options = {}) {
     format: 'cjs',
     sourcemap: true,
     external: thirdPartyPackages(),
+    plugins: [clientSources()],
     logLevel: 'warning',
   });
   // esbuild keeps a helper process alive until told otherwise; a launcher must not carry it along.

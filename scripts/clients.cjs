@@ -13,18 +13,38 @@ const stampFile = path.join(root, 'node_modules', '.verdict-clients-stamp');
 /** What the generated types are made of, besides each client's own folder. */
 const SOURCES = ['contracts/src', 'platform/src', 'services/gateway/src'];
 const SKIPPED = new Set(['node_modules', 'dist', 'generated']);
+/** Build outputs besides dist/ that a package's build makes (the client's types from the OpenAPI document). */
+const GENERATED = { '@verdict/client': ['src/generated'] };
 
-/** The client packages: every folder of clients/ whose package.json has a build script. */
+const manifestOf = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+
+/**
+ * The client packages: every folder of clients/ whose package.json has a build script, each after the
+ * client packages it depends on (the reporters and the CLI are built against @verdict/client's dist/).
+ */
 function clientPackages() {
   if (!fs.existsSync(clientsDir)) return [];
-  return fs
+  const dirs = fs
     .readdirSync(clientsDir)
     .sort()
     .map((name) => path.join(clientsDir, name))
-    .filter((dir) => {
-      const manifest = path.join(dir, 'package.json');
-      return fs.existsSync(manifest) && Boolean(JSON.parse(fs.readFileSync(manifest, 'utf8')).scripts?.build);
-    });
+    .filter(
+      (dir) => fs.existsSync(path.join(dir, 'package.json')) && Boolean(manifestOf(dir).scripts?.build),
+    );
+  const byName = new Map(dirs.map((dir) => [manifestOf(dir).name, dir]));
+  const ordered = [];
+  const visit = (dir, seen = new Set()) => {
+    if (ordered.includes(dir) || seen.has(dir)) return;
+    seen.add(dir);
+    const { dependencies = {}, devDependencies = {} } = manifestOf(dir);
+    for (const name of Object.keys({ ...dependencies, ...devDependencies })) {
+      const needed = byName.get(name);
+      if (needed) visit(needed, seen);
+    }
+    ordered.push(dir);
+  };
+  for (const dir of dirs) visit(dir);
+  return ordered;
 }
 
 function filesUnder(dir) {
@@ -57,7 +77,9 @@ function isFresh(packages, digest) {
   return (
     current === digest &&
     packages.every(
-      (dir) => fs.existsSync(path.join(dir, 'dist')) && fs.existsSync(path.join(dir, 'src', 'generated')),
+      (dir) =>
+        fs.existsSync(path.join(dir, 'dist')) &&
+        (GENERATED[manifestOf(dir).name] ?? []).every((out) => fs.existsSync(path.join(dir, out))),
     )
   );
 }

@@ -50,7 +50,7 @@ const services = [
     },
   },
   // The runs read model is applied by a process of its own, so that its work never waits behind request
-  // parsing on the API's event loop (README, "Operations").
+  // parsing on the API's event loop (docs/operations.md).
   {
     name: 'test-results',
     entry: 'services/test-results/src/main.ts',

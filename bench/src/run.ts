@@ -1,4 +1,4 @@
-// `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, registry…) against
+// `npm run bench [name…]`: runs the benchmarks (all, or those named: store, bus, relay, registry, reporter…) against
 // the real servers that infra/local provides, and prints one table with the baseline of the same run. The
 // benches that start services as processes (ingest, gateway, manual) get a database of their own each run.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { benchGateway } from './gateway.bench';
 import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
+import { benchReporter } from './reporter.bench';
 import { benchSchemaRegistry } from './schemaRegistry.bench';
 import { benchWeb } from './web.bench';
 import { benchWebhooks } from './webhooks.bench';
@@ -48,6 +49,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
       }),
     ),
   web: () => benchWeb(),
+  reporter: () => benchReporter(),
   webhooks: () =>
     benchWebhooks({
       databaseUrl: server('DATABASE_URL'),

@@ -15,7 +15,7 @@ import {
   UsageResponse,
 } from './analytics';
 
-/** The definitions every analytics answer uses; the README ("Analytics") says the same. */
+/** The definitions every analytics answer uses; docs/reads.md ("Analytics") says the same. */
 const DEFINITIONS = [
   'An execution is one test case (file + title path) on one platform in one run; retries are attempts of the same execution.',
   'Outcome of an execution: passed (first attempt), flaky (failed, then passed on a retry), failed (every attempt failed), skipped.',

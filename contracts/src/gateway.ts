@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MembershipRole } from './identity';
 
 /** Spec §4.1: token-info takes no parameters; one sent is a mistake worth a 400, as on usage and dashboard. */
 export const TokenInfoQuery = z.strictObject({});
@@ -22,6 +23,9 @@ export const TokenInfo = z.object({
   lastUsed: z.iso.datetime().describe('Time of the latest authenticated request of the token (this one)'),
   usageCount: z.number().int().describe('Authenticated requests of the token, this one included'),
   rateLimit: z.object({ limit: z.number().int(), window: z.string() }),
+  role: MembershipRole.describe(
+    "The role of the token's owner (for a project token, the user who created it) in this project's organization: owner, admin and member may make changes, viewer may only read (spec §5.4); webhook changes need owner or admin",
+  ),
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 

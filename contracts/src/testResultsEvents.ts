@@ -64,21 +64,37 @@ export const CoverageMetric = z
   });
 export type CoverageMetric = z.infer<typeof CoverageMetric>;
 
+/**
+ * The four metrics of Istanbul's json-summary. Each may be absent: lcov has no statements, Cobertura has
+ * lines and branches only, and a report (or a file of it) says what its tool measured and nothing more.
+ * At least one must be there: an entry without any measures nothing.
+ */
 const CoverageMetrics = {
-  lines: CoverageMetric,
-  statements: CoverageMetric,
-  functions: CoverageMetric,
-  branches: CoverageMetric,
+  lines: CoverageMetric.optional(),
+  statements: CoverageMetric.optional(),
+  functions: CoverageMetric.optional(),
+  branches: CoverageMetric.optional(),
 };
+const METRIC_NAMES = ['lines', 'statements', 'functions', 'branches'] as const;
+const measuresSomething = (entry: Partial<Record<(typeof METRIC_NAMES)[number], unknown>>) =>
+  METRIC_NAMES.some((name) => entry[name] !== undefined);
+const ONE_METRIC = 'needs at least one of lines, statements, functions, branches';
 
-export const CoverageFile = z.object({ path: Label(1_024), ...CoverageMetrics });
+export const CoverageFile = z
+  .object({ path: Label(1_024), ...CoverageMetrics })
+  .refine(measuresSomething, { error: ONE_METRIC });
 export type CoverageFile = z.infer<typeof CoverageFile>;
 
-/** A coverage summary (Istanbul's json-summary shape), with its files when the runner sends them. */
-export const CoverageReport = z.object({
-  ...CoverageMetrics,
-  files: z.array(CoverageFile).max(20_000).optional(),
-});
+/**
+ * A coverage summary (Istanbul's json-summary shape, any of its four metrics), with its files when the
+ * runner sends them.
+ */
+export const CoverageReport = z
+  .object({
+    ...CoverageMetrics,
+    files: z.array(CoverageFile).max(20_000).optional(),
+  })
+  .refine(measuresSomething, { error: ONE_METRIC });
 export type CoverageReport = z.infer<typeof CoverageReport>;
 
 /** What is known of an uploaded artifact: the blob itself lives in blob storage under `blobKey`. */

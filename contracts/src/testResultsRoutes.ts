@@ -144,15 +144,37 @@ export const ImportQuery = z.strictObject({
     .describe(
       'Joins (or replays into) the run of this ciRunId; by default the report’s own digest, so a replay is harmless',
     ),
+  finish: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe(
+      'false leaves the run running (201 or 200 with status running): import more reports into it under the same ciRunId, ' +
+        'then finish it with POST /{projectId}/test-runs/{runId}/finish (shard 1 of 1). Default true: the import finishes the run',
+    ),
 });
 export type ImportQuery = z.infer<typeof ImportQuery>;
 
-/** Imports of finished reports (API.md): each becomes one finished run. */
+/**
+ * How an import keeps the files a report names by path (Playwright's screenshots, videos, traces), which
+ * only the machine that ran the tests can read. Said once for the OpenAPI document and the docs.
+ */
+const PLAYWRIGHT_IMPORT_ATTACHMENTS =
+  'Attachments embedded in the report (base64 `body`) are stored as artifacts of the run. Attachments named by `path` ' +
+  'are files on the machine that ran the tests: upload each one first, then import. Start the run with a ciRunId ' +
+  '(POST /{projectId}/test-runs with `{ciRunId, shard: {current: 1, total: 1}}`), upload every file to it ' +
+  '(POST …/artifacts) with `resultRef` set to the attachment’s `path` exactly as the report writes it, then import ' +
+  'with `?ciRunId=` the same: each attachment whose path names an uploaded artifact (same resultRef and name) is ' +
+  'linked to its result, as a reporter links it (download URLs, the debug bundle’s traceViewerUrl). A path nothing ' +
+  'was uploaded for is left out. `verdict import playwright` does all of this.';
+
+/** Imports of finished reports (API.md): each becomes one finished run, or one more part of a running one. */
 export const testResultsImportRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/{projectId}/imports/playwright',
     summary: 'Import the JSON written by Playwright’s `json` reporter as a finished run',
+    description: PLAYWRIGHT_IMPORT_ATTACHMENTS,
     tag: 'Test Runs',
     security: 'bearer',
     params: ProjectOnly,
@@ -165,9 +187,13 @@ export const testResultsImportRoutes: RouteSpec[] = [
       })
       .describe('The Playwright JSON report (`npx playwright test --reporter=json`)'),
     responses: {
-      201: { description: 'The finished run', schema: successEnvelope(RunSummary) },
+      201: {
+        description: 'The finished run (running with finish=false)',
+        schema: successEnvelope(RunSummary),
+      },
       200: {
-        description: 'The same report was imported before: its run',
+        description:
+          'The run existed: the same report imported before, or a running run of this ciRunId that the report joined',
         schema: successEnvelope(RunSummary),
       },
       400: refused('VALIDATION_ERROR: not a report this import reads, or an invalid query parameter'),
@@ -186,9 +212,13 @@ export const testResultsImportRoutes: RouteSpec[] = [
     body: z.string().describe('JUnit XML'),
     bodyContentTypes: ['application/xml', 'text/xml'],
     responses: {
-      201: { description: 'The finished run', schema: successEnvelope(RunSummary) },
+      201: {
+        description: 'The finished run (running with finish=false)',
+        schema: successEnvelope(RunSummary),
+      },
       200: {
-        description: 'The same report was imported before: its run',
+        description:
+          'The run existed: the same report imported before, or a running run of this ciRunId that the report joined',
         schema: successEnvelope(RunSummary),
       },
       400: refused('VALIDATION_ERROR: not a report this import reads, or an invalid query parameter'),

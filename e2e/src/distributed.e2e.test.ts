@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   AddResultsResponse,
   AdminMembership,
@@ -69,7 +71,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it, the web app and its session work, the token (and its session) is refused once revoked, and Ctrl-C stops every process', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it (through /mcp too), the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
@@ -190,6 +192,20 @@ describe('the distributed mode (npm run start:distributed)', () => {
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const withCookie = (urlPath: string) => fetch(`${baseUrl}${urlPath}`, { headers: { cookie } });
     expect((await withCookie(`${runs}/${run.id}`)).status).toBe(200);
+    // The gateway serves MCP at /mcp: its tools read the run back through this gateway with the token.
+    const mcpUrl = new URL(`${baseUrl}/mcp?project=${project.id}`);
+    const mcp = new Client({ name: 'e2e', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(mcpUrl, {
+        requestInit: { headers: { authorization: `Bearer ${token.token}` } },
+      }),
+    );
+    expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('record_manual_result');
+    const summary = (await mcp.callTool({ name: 'get_run', arguments: { runId: run.id } })) as {
+      content: { text: string }[];
+    };
+    expect(summary.content[0]?.text).toContain(`## Run #${run.counter} \`${run.id}\`: passed`);
+    await mcp.close();
 
     const revokeAnswer = await admin('DELETE', `/tokens/${token.id}`);
     expect(revokeAnswer.status).toBe(200);
@@ -199,6 +215,12 @@ describe('the distributed mode (npm run start:distributed)', () => {
     expect(refused.status).toBe(401);
     expect(ErrorEnvelope.parse(refused.body).error.code).toBe('UNAUTHORIZED');
     expect((await withCookie(`${runs}/${run.id}`)).status).toBe(401);
+    const mcpRefused = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcpRefused.status).toBe(401);
 
     expect(await launcher.stop('SIGINT')).toBe(0);
     expect(isProcessAlive(gatewayPid)).toBe(false);

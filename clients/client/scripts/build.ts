@@ -31,13 +31,11 @@ async function generateTypes(): Promise<void> {
 
 async function bundle(): Promise<void> {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  await build({
-    entry: { index: path.join(root, 'src', 'index.ts') },
+  const common = {
     outDir: path.join(root, 'dist'),
-    format: ['esm', 'cjs'],
-    // Node 18 is the oldest Node the package supports; browsers run the same code (fetch only).
+    format: ['esm', 'cjs'] as ('esm' | 'cjs')[],
+    // Node 18 is the oldest Node the package supports.
     target: 'es2022',
-    platform: 'neutral',
     dts: { compilerOptions: { types: [] } },
     tsconfig: path.join(root, 'tsconfig.build.json'),
     sourcemap: true,
@@ -45,6 +43,16 @@ async function bundle(): Promise<void> {
     splitting: false,
     treeshake: true,
     silent: true,
+  };
+  // The client runs in browsers too (fetch only); the reporting kit is for Node (files, the spool, git).
+  await build({ ...common, entry: { index: path.join(root, 'src', 'index.ts') }, platform: 'neutral' });
+  await build({
+    ...common,
+    entry: { reporting: path.join(root, 'src', 'reporting', 'index.ts') },
+    platform: 'node',
+    // The reporting kit imports the client by the package's own name: one copy of the client (and of its
+    // error classes, which the kit tells apart with instanceof), never a second one bundled in.
+    external: ['@verdict/client'],
   });
 }
 

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureNode18 } from '../../../e2e/src/node18';
 import { randomPort, repoRoot, startProcess, type RunningProcess } from '../../../e2e/src/processes';
 
 // @verdict/client as a user gets it: packed with `npm pack`, installed alone into a scratch project, and
@@ -9,24 +10,9 @@ import { randomPort, repoRoot, startProcess, type RunningProcess } from '../../.
 // against a real `npm start`; then compiled against by TypeScript as an ESM and a CJS project would.
 
 const packageDir = path.join(repoRoot, 'clients', 'client');
-const NODE18_VERSION = '18.20.8';
-const node18Cache = path.join(repoRoot, 'node_modules', '.cache', `verdict-node-${NODE18_VERSION}`);
-const node18 = path.join(node18Cache, 'node_modules', 'node', 'bin', 'node');
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-/** Node 18 from the npm registry's `node` package, installed once into node_modules/.cache. */
-function ensureNode18(): string {
-  if (!existsSync(node18)) {
-    mkdirSync(node18Cache, { recursive: true });
-    npm(
-      ['install', '--no-audit', '--no-fund', '--prefix', node18Cache, `node@${NODE18_VERSION}`],
-      node18Cache,
-    );
-  }
-  return node18;
-}
 
 /** One script, written as an ES module and as a CommonJS one: it ingests a run and reads it back. */
 function ingestScript(kind: 'import' | 'require'): string {
@@ -117,6 +103,7 @@ describe('@verdict/client as published', () => {
   let token: string;
   let project: string;
   let packedFiles: string[];
+  let node18: string;
 
   beforeAll(async () => {
     if (!existsSync(path.join(packageDir, 'dist', 'index.js'))) {
@@ -145,7 +132,7 @@ describe('@verdict/client as published', () => {
       ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(scratch, packed.filename)],
       scratch,
     );
-    ensureNode18();
+    node18 = ensureNode18();
     await verdict.waitFor(url, 120_000);
     token = /Token:\s+(svc_pat_\S+)/.exec(verdict.output())?.[1] ?? '';
     project = /Project id:\s+(\S+)/.exec(verdict.output())?.[1] ?? '';

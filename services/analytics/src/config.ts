@@ -1,7 +1,7 @@
 import { brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
 
-/** The analytics process of the distributed mode (README, "Configuration"). */
+/** The analytics process of the distributed mode (docs/configuration.md). */
 export const AnalyticsConfig = z
   .object({
     ...distributedProcessEnv(8084),

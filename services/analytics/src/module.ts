@@ -122,7 +122,7 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
   // One partition at a time. Two batches applied at once lose data: a result whose run.created commits
   // in the other transaction keeps no environment or branch (neither transaction sees the other's row),
   // and two failures of one group can both count as new. Measured at 1.6 times the throughput, and
-  // reverted for that (README, "Analytics").
+  // reverted for that (docs/reads.md, "Analytics").
   const consume = (projector: Projector, topic: string) =>
     ports.bus.subscribe({
       groupId: `projector.${projector.name}`,

@@ -144,8 +144,8 @@ describe.each(testDatabases())('analytics operations on $name', (database) => {
     const store = { db, schema: topics.readModelSchema, organizations: topics.organizationsSchema };
     expect((await usageOf(store, P, clock.now())).projectUsed).toBe(2);
 
-    // A reader of a whole store sees only transactions older than every one in flight (README, "Event
-    // store ordering"): on a busy server that horizon may trail the appends for a moment.
+    // A reader of a whole store sees only transactions older than every one in flight (docs/architecture.md,
+    // "Event store ordering"): on a busy server that horizon may trail the appends for a moment.
     const readable = async (store: EventStore, count: number) =>
       (await store.readAll({ after: START, limit: 100 })).events.length === count;
     await until(() => readable(testResults, 12));

@@ -9,7 +9,7 @@ import {
 import { envInteger } from '@verdict/platform';
 import { z } from 'zod';
 
-/** The embedded process's environment (README, "Configuration"). */
+/** The embedded process's environment (docs/configuration.md). */
 export const EmbeddedConfig = z
   .object({
     PORT: envInteger({ min: 0, max: 65535, fallback: 8080 }),

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { InstanceStarted } from '@verdict/contracts';
 import { GATEWAY_SCHEMA, resolveAdminKey, startGateway } from '@verdict/gateway';
+import { createMcpHttpHandler } from '@verdict/mcp';
 import {
   closeServer,
   ConfigError,
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
         ingestLimitPerMinute: config.ingestLimitPerMinute,
         sessionIdleMinutes: config.sessionIdleMinutes,
         webDir: config.webDir,
+        mcp: createMcpHttpHandler,
         ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
         services: Object.entries({
           'test-results': testResults,
@@ -221,6 +223,7 @@ async function main(): Promise<void> {
     `  Web app:     ${config.publicUrl ?? `http://localhost:${port}`}/`,
     `  API base:    ${base}`,
     `  API docs:    http://localhost:${port}/docs`,
+    `  MCP:         http://localhost:${port}/mcp?project=<projectId> (Streamable HTTP, bearer token)`,
     `  Data:        ${config.dataDir}`,
   ];
   if (seed) {

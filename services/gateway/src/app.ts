@@ -26,6 +26,7 @@ import { createSessionStore, type SessionStore } from './access/sessions/session
 import { createWebAppRouter } from './web/webApp';
 import type { Identity } from './identity/module';
 import { deadLetterRouter } from './operations/deadLetters.http';
+import { createMcpRelay, MCP_PATH, mcpRouter, type McpEndpoint } from './mcp/mcpEndpoint';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
 import { adminRoutes, gatewayApiRoutes } from './routes';
@@ -63,6 +64,12 @@ export interface GatewayOptions {
   sessions?: SessionStore;
   /** The built web app (VERDICT_WEB_DIR); without it the gateway serves the API only. */
   webDir?: string;
+  /**
+   * The MCP server served at /mcp over Streamable HTTP: `createMcpHttpHandler` of `@verdict/mcp`, given
+   * by the launchers (a client package the gateway's own module does not import, since that package's
+   * types are built from the gateway's routes). Absent: no /mcp.
+   */
+  mcp?: McpEndpoint;
 }
 
 /** A web session ends after this long without a request, unless configured (VERDICT_SESSION_IDLE_MINUTES). */
@@ -170,7 +177,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
     bodyLimit: GATEWAY_BODY_LIMIT,
     // API bodies go to the services as they came: parsed only where a service runs in this process
     // (forwardTo), never parsed here and serialised again for one behind HTTP.
-    parsesJson: (req) => !isApiPath(req.path),
+    // Nor are MCP messages: the MCP transport reads and answers them (a parse error as JSON-RPC says).
+    parsesJson: (req) => !isApiPath(req.path) && req.path.toLowerCase().replace(/\/$/, '') !== MCP_PATH,
   });
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   const document = openApiDocument(options);
@@ -208,6 +216,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
     clock: options.clock,
     publicUrl: options.publicUrl,
   };
+  const relay = createMcpRelay();
+  if (options.mcp) app.use(mcpRouter({ endpoint: options.mcp, relay, rateLimiter: options.rateLimiter }));
+
   const accessChain = createAccessChain({
     directory: options.identity.directory,
     rateLimiter: options.rateLimiter,
@@ -217,6 +228,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     ingestLimitPerMinute: options.ingestLimitPerMinute,
     routeGuard: rejectUnknownRoutes(publicRoutes(options.services)),
     sessions,
+    countedElsewhere: relay.isRelayed,
   });
   const api = Router();
   api.use(retiredContext());

@@ -44,7 +44,7 @@ export const SessionIdleMinutesSetting = envInteger({ min: 1, max: 525_600, fall
 export const WebDirSetting = z.string().min(1).default('./web/dist');
 
 /**
- * The gateway process of the distributed mode (README, "Configuration"). Secrets have no defaults here:
+ * The gateway process of the distributed mode (docs/configuration.md). Secrets have no defaults here:
  * the process refuses to start without them.
  */
 export const GatewayConfig = z

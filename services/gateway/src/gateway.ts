@@ -15,6 +15,7 @@ import { createSqlEventStore } from '@verdict/platform';
 import { createSessionStore } from './access/sessions/sessionStore';
 import { createGatewayApp, DEFAULT_SESSION_IDLE_MINUTES } from './app';
 import { createIdentity, type Identity } from './identity/module';
+import type { McpEndpoint } from './mcp/mcpEndpoint';
 import type { ServiceMount } from './routing/forward';
 
 /** The gateway's event store schema: identity's events. */
@@ -47,6 +48,8 @@ export interface GatewaySettings {
   sessionIdleMinutes?: number;
   /** The built web app served at `/` (VERDICT_WEB_DIR); the API only without it. */
   webDir?: string;
+  /** The MCP server to serve at /mcp (`createMcpHttpHandler` of `@verdict/mcp`); absent: none. */
+  mcp?: McpEndpoint;
   /**
    * Where identity lives: event store schema, read-model schema and topic. Defaults suit one Verdict per
    * database and cluster; set them to run several side by side (integration tests do).

@@ -14,3 +14,4 @@ export type { ServiceMount } from './routing/forward';
 export { RateLimitConfig } from './access/rateLimits';
 export * from './gateway';
 export { SERVICE_ROUTES } from './serviceRoutes';
+export type { McpEndpoint, McpEndpointHooks } from './mcp/mcpEndpoint';

@@ -14,6 +14,7 @@ import {
   systemClock,
   withDeadLetters,
 } from '@verdict/platform';
+import { createMcpHttpHandler } from '@verdict/mcp';
 import { openRegisteredBus } from '@verdict/platform/distributed';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisStores } from '@verdict/platform/redis';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
       ingestLimitPerMinute: config.ingestLimitPerMinute,
       sessionIdleMinutes: config.sessionIdleMinutes,
       webDir: config.webDir,
+      mcp: createMcpHttpHandler,
       // Distributed on one machine, gateway and test-results share the blob folder (VERDICT_BLOB_DIR).
       downloads: {
         blobs: createFilesystemBlobStore({ root: config.blobDir }),

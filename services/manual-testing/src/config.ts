@@ -1,7 +1,7 @@
 import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
 
-/** The manual-testing process of the distributed mode (README, "Configuration"). */
+/** The manual-testing process of the distributed mode (docs/configuration.md). */
 export const ManualTestingConfig = z
   .object({
     ...distributedProcessEnv(8083),

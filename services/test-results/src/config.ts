@@ -2,7 +2,7 @@ import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv, envInteger 
 import { z } from 'zod';
 import { TEST_RESULTS_ROLES } from './module';
 
-/** The test-results process of the distributed mode (README, "Configuration"). */
+/** The test-results process of the distributed mode (docs/configuration.md). */
 export const TestResultsConfig = z
   .object({
     ...distributedProcessEnv(8081),

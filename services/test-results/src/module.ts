@@ -71,7 +71,7 @@ export const isBulkIngest = (req: { method: string; path: string }): boolean =>
  * `all`: the routes, the outbox relay and the runs projector in one process (the embedded mode, a small
  * deployment). `api`: the routes and the relay. `projector`: only the runs projector, no routes. Split,
  * the projector's work no longer waits behind request parsing on one event loop: at 5,000 results/s the
- * read-your-write lag fell from seconds to under one (README, "Operations").
+ * read-your-write lag fell from seconds to under one (docs/operations.md).
  */
 export const TEST_RESULTS_ROLES = ['all', 'api', 'projector'] as const;
 export type TestResultsRole = (typeof TEST_RESULTS_ROLES)[number];

@@ -2,7 +2,7 @@ import { DEFAULT_EVENT_NAME_CUTOVER } from '@verdict/contracts';
 import { envBoolean, envInteger, envIntegerList, brokerList, distributedProcessEnv } from '@verdict/platform';
 import { z } from 'zod';
 
-/** The variables every mode of the webhooks service reads (README, "Configuration"). */
+/** The variables every mode of the webhooks service reads (docs/configuration.md). */
 export const WebhookEnv = {
   VERDICT_WEBHOOK_RETRY_DELAYS: envIntegerList('60000,300000,1800000,7200000'),
   VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: envBoolean(false),

@@ -1,5 +1,5 @@
 /**
- * The analytics summary (spec §2, §4.7). Definitions (README "Analytics", OpenAPI): a flaky test case had,
+ * The analytics summary (spec §2, §4.7). Definitions (docs/reads.md "Analytics", OpenAPI): a flaky test case had,
  * within the last `days` days, a flaky execution (failed, then passed on a retry in one run) or a failed
  * execution on a commit it also passed on in another run within those days; a new failure is a failed execution in the range whose previous
  * execution (same environment, branch and platform) passed or that had none; duration thresholds are the

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Clock, KeyValue, Logger, RateLimiter } from '@verdict/platform';
 import type { IdentityDirectory } from '../identity/directory';
 import { authenticate } from './authenticate';
@@ -33,6 +33,8 @@ export interface AccessChainOptions {
   routeGuard?: RequestHandler;
   /** Web sessions: a request with the session cookie and no Authorization header is judged by its token. */
   sessions?: SessionStore;
+  /** Requests whose IP was already counted: the calls of the gateway's MCP endpoint (see mcp/). */
+  countedElsewhere?: (req: Request) => boolean;
 }
 
 declare module 'express-serve-static-core' {
@@ -73,7 +75,7 @@ export function createAccessChain(options: AccessChainOptions): Router {
   const router = Router();
   router.use(
     startIdentityVersionRead(directory),
-    limitByIp({ rateLimiter }),
+    limitByIp({ rateLimiter, ...(options.countedElsewhere ? { skip: options.countedElsewhere } : {}) }),
     ...(options.routeGuard ? [options.routeGuard] : []),
     authenticate({ directory, kv, clock, ...(options.sessions ? { sessions: options.sessions } : {}) }),
     authorize({ directory }),

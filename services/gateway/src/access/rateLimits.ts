@@ -108,13 +108,20 @@ export function tokenBucketsFor(kind: OperationKind, ingestLimitPerMinute: numbe
 
 /**
  * Spec §8's 200 requests a minute per IP, before authentication. Behind a proxy, set Express's
- * `trust proxy` so that `req.ip` is the client's address, not the proxy's.
+ * `trust proxy` so that `req.ip` is the client's address, not the proxy's. `skip` names requests already
+ * counted (the API calls the gateway's own MCP endpoint makes for a request that drew on its client's IP).
  *
  * @example router.use(limitByIp({ rateLimiter }));
  */
-export function limitByIp({ rateLimiter }: { rateLimiter: RateLimiter }): RequestHandler {
+export function limitByIp({
+  rateLimiter,
+  skip,
+}: {
+  rateLimiter: RateLimiter;
+  skip?: (req: Request) => boolean;
+}): RequestHandler {
   return async (req, res, next) => {
-    await draw(res, rateLimiter, [IP_BUCKET], clientAddress(req));
+    if (!skip?.(req)) await draw(res, rateLimiter, [IP_BUCKET], clientAddress(req));
     next();
   };
 }

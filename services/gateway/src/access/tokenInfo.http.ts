@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { TokenInfoQuery } from '@verdict/contracts';
 import { parseQuery, sendData, ServiceUnavailableError } from '@verdict/platform';
-import { scopesOf, type IdentityDirectory } from '../identity/directory';
+import { scopesOf, type IdentityDirectory, type Role } from '../identity/directory';
 import { principalOf } from './authorize';
 import { RATE_LIMITS } from './rateLimits';
 
@@ -16,6 +16,9 @@ import { RATE_LIMITS } from './rateLimits';
  * - `usageCount` counts the token's authenticated requests, this one included; `lastUsed` is the time of
  *   the latest of them, which is this request (so it is always a date-time, as spec §2 types it).
  * - `rateLimit` is the per-token read limit of spec §8, the one this endpoint draws on.
+ * - `role` (beyond the spec's fields) is the role the access checks apply to this token in this project's
+ *   organization, so that a client can tell before trying whether its writes will be refused (the MCP
+ *   server lists no write tools to a viewer's token).
  */
 
 export interface TokenInfo {
@@ -27,6 +30,7 @@ export interface TokenInfo {
   lastUsed: string;
   usageCount: number;
   rateLimit: { limit: number; window: string };
+  role: Role;
 }
 
 export interface TokenInfoOptions {
@@ -44,8 +48,9 @@ export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
     parseQuery(TokenInfoQuery, req);
     const { token } = principalOf(res);
     const usage = await principalOf(res).usage;
-    const project = res.locals.project;
-    if (project === undefined) throw new Error('authorize() must run before token-info');
+    const { project, access } = res.locals;
+    if (project === undefined || access === undefined)
+      throw new Error('authorize() must run before token-info');
     // authenticate() could not count this request: report nothing rather than a wrong count.
     if (usage === null) throw new ServiceUnavailableError('Token usage is unavailable right now');
     const info: TokenInfo = {
@@ -57,6 +62,7 @@ export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
       lastUsed: usage.lastUsed,
       usageCount: usage.usageCount,
       rateLimit: { limit: RATE_LIMITS.read.limit, window: '1m' },
+      role: access.role,
     };
     sendData(res, info);
   });

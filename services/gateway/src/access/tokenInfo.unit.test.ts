@@ -48,6 +48,7 @@ describe.each(API_PREFIXES)('GET %s/{projectId}/token-info (spec §4.1, §2)', (
         lastUsed: NOW,
         usageCount: 1,
         rateLimit: { limit: 100, window: '1m' },
+        role: 'viewer',
       },
     });
   });
@@ -65,6 +66,25 @@ describe.each(API_PREFIXES)('GET %s/{projectId}/token-info (spec §4.1, §2)', (
     expect(data.expiresAt).toBe('2026-12-31T00:00:00.000Z');
     expect(data.projectName).toBe('Checkout');
   });
+
+  it.each([
+    ['u-owner', 'owner'],
+    ['u-member', 'member'],
+    ['u-viewer', 'viewer'],
+  ])(
+    "when %s's token asks, then role is the owner's role in the project's organization (%s)",
+    async (ownerUserId, role) => {
+      const personal = directory.issueToken({ ownerUserId, projectIds: ['p1'] });
+      const project = directory.issueToken({
+        kind: 'project',
+        ownerUserId,
+        projectIds: ['p1'],
+        scopes: ['public-api'],
+      });
+      expect((await tokenInfo(personal.token)).body.data.role).toBe(role);
+      expect((await tokenInfo(project.token)).body.data.role).toBe(role);
+    },
+  );
 
   it('when the token was used before, then usageCount counts every authenticated request and lastUsed is the latest', async () => {
     const { token } = directory.issueToken({ ownerUserId: 'u-member', projectIds: ['p1'] });

@@ -548,7 +548,7 @@ export function progressOf(counts: Counts): Progress {
   const untested = Number(counts.untested);
   const passed = Number(counts.passed);
   const retest = Number(counts.retest);
-  // A case to retest is to be run again: not complete, as the run's status says (README, "Runs").
+  // A case to retest is to be run again: not complete, as the run's status says (docs/manual-testing.md, "Runs").
   const completed = total - untested - retest;
   const round = (x: number) => Math.round(x * 10) / 10;
   return {

@@ -5,6 +5,7 @@ import {
   MAX_RESULTS_PER_BATCH,
   RunPath,
   testResultsImportRoutes,
+  type ArtifactRecord,
   type ResultItem,
   type RunSummary,
   type StartRunRequest,
@@ -46,6 +47,8 @@ interface ParsedReport {
 /**
  * Turns a parsed report into one finished run through the ordinary ingest use cases. The run's ciRunId
  * defaults to the report's digest, so replaying the same import finds its run instead of making another.
+ * With `finish=false` the run stays running, for more reports under the same ciRunId, artifacts, coverage
+ * and the client's own finish.
  */
 async function importReport(req: Request, options: ImportRoutesOptions, report: ParsedReport) {
   const projectId = projectOf(req);
@@ -83,10 +86,11 @@ async function importReport(req: Request, options: ImportRoutesOptions, report: 
     }
     return { run, created: false };
   }
-  const results = await uploadAttachments(options, projectId, run.id, report, context);
+  const results = await linkAttachments(options, projectId, run.id, report, context);
   for (let i = 0; i < results.length; i += MAX_RESULTS_PER_BATCH) {
     await options.ingest.addResults(projectId, run.id, results.slice(i, i + MAX_RESULTS_PER_BATCH), context);
   }
+  if (query.finish === false) return { run, created };
   const startedAt = Date.parse(run.startedAt);
   const finishedAt =
     report.durationMs !== undefined ? new Date(startedAt + report.durationMs).toISOString() : undefined;
@@ -99,8 +103,13 @@ async function importReport(req: Request, options: ImportRoutesOptions, report: 
   return { run: finished, created };
 }
 
-/** Attachments that came with their content (base64) become artifacts linked from their result. */
-async function uploadAttachments(
+/**
+ * Links each result to its attachments. Those that came with their content (base64) become artifacts of
+ * the run here. Those named by a path were uploaded to the run before the import (resultRef = the path as
+ * the report writes it, same name): they are found in the run's artifacts. A path nothing was uploaded for
+ * is left out, as the file is on a machine this server cannot read.
+ */
+async function linkAttachments(
   options: ImportRoutesOptions,
   projectId: string,
   runId: string,
@@ -108,29 +117,59 @@ async function uploadAttachments(
   context: { correlationId: string | null },
 ): Promise<ResultItem[]> {
   const results = report.results.map((item) => ({ ...item }));
+  const byPath = report.attachments.some((attachment) => !attachment.body && attachment.path)
+    ? uploadedByPath(await options.ingest.artifactsOf(runId))
+    : new Map<string, string>();
   for (const attachment of report.attachments) {
     const target = results[attachment.resultIndex];
-    if (!attachment.body || !target) continue;
-    const id = newId();
-    const key = `${projectId}/${runId}/${id}`;
-    const bytes = Buffer.from(attachment.body, 'base64');
-    const stored = await options.blobs.put(key, bytes, {
-      contentType: attachment.contentType,
-      maxBytes: options.artifactMaxBytes,
-      filename: attachment.name,
-    });
-    await options.ingest.recordArtifact(
-      projectId,
-      runId,
-      { id, name: attachment.name, contentType: attachment.contentType, size: stored.size, blobKey: key },
-      context,
-    );
+    if (!target) continue;
+    const artifactId = attachment.body
+      ? await storeEmbedded(options, projectId, runId, { ...attachment, body: attachment.body }, context)
+      : attachment.path
+        ? byPath.get(pathKey(attachment.path, attachment.name))
+        : undefined;
+    if (!artifactId) continue;
     target.attachments = [
       ...(target.attachments ?? []),
-      { name: attachment.name, contentType: attachment.contentType, artifactId: id },
+      { name: attachment.name, contentType: attachment.contentType, artifactId },
     ];
   }
   return results;
+}
+
+const pathKey = (path: string, name: string) => JSON.stringify([path, name]);
+
+/** The run's artifacts by (resultRef, name): the latest upload of a path wins, as a re-run's file would. */
+function uploadedByPath(artifacts: readonly ArtifactRecord[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const artifact of artifacts) {
+    if (artifact.resultRef !== null) found.set(pathKey(artifact.resultRef, artifact.name), artifact.id);
+  }
+  return found;
+}
+
+async function storeEmbedded(
+  options: ImportRoutesOptions,
+  projectId: string,
+  runId: string,
+  attachment: { name: string; contentType: string; body: string },
+  context: { correlationId: string | null },
+): Promise<string> {
+  const id = newId();
+  const key = `${projectId}/${runId}/${id}`;
+  const bytes = Buffer.from(attachment.body, 'base64');
+  const stored = await options.blobs.put(key, bytes, {
+    contentType: attachment.contentType,
+    maxBytes: options.artifactMaxBytes,
+    filename: attachment.name,
+  });
+  await options.ingest.recordArtifact(
+    projectId,
+    runId,
+    { id, name: attachment.name, contentType: attachment.contentType, size: stored.size, blobKey: key },
+    context,
+  );
+  return id;
 }
 
 const digestOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);

@@ -319,6 +319,38 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(answer.status).toBe(200);
   });
 
+  it('when coverage holds only some metrics (lcov: no statements; Cobertura: lines and branches), then it is recorded as sent', async () => {
+    const { run } = await startRun();
+    const cobertura = {
+      lines: { total: 10, covered: 8 },
+      branches: { total: 6, covered: 3 },
+      files: [
+        { path: 'src/cart.py', lines: { total: 6, covered: 5 }, branches: { total: 4, covered: 2 } },
+        { path: 'src/util.py', lines: { total: 4, covered: 3 } },
+      ],
+    };
+    const answer = await post(`/${PROJECT}/test-runs/${run.id}/coverage`, cobertura);
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: unknown }).data).toEqual(cobertura);
+  });
+
+  it('when coverage (or one of its files) names no metric at all, then 400 says which entry measures nothing', async () => {
+    const { run } = await startRun();
+    const empty = await post(`/${PROJECT}/test-runs/${run.id}/coverage`, { files: [] });
+    expect(empty.status).toBe(400);
+    expect(ErrorEnvelope.parse(await empty.json()).error.message).toContain(
+      'needs at least one of lines, statements, functions, branches',
+    );
+    const emptyFile = await post(`/${PROJECT}/test-runs/${run.id}/coverage`, {
+      lines: { total: 1, covered: 1 },
+      files: [{ path: 'a.js', lines: { total: 1, covered: 1 } }, { path: 'b.js' }],
+    });
+    expect(emptyFile.status).toBe(400);
+    expect(ErrorEnvelope.parse(await emptyFile.json()).error.message).toMatch(
+      /files\.1.*needs at least one of lines, statements, functions, branches|files\[1\].*needs at least one/,
+    );
+  });
+
   it('when a run of this project does not exist, then 404 NOT_FOUND', async () => {
     const answer = await post(`/${PROJECT}/test-runs/no-such-run/results`, { results: [] });
     expect(answer.status).toBe(404);
@@ -427,6 +459,109 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(error.message).toBe(
       'ciRunId sharded-9 names a run of several shards: import this report under another ciRunId',
     );
+  });
+
+  it('when reports are imported with finish=false, then the run stays running, takes the next report, and finishes when told', async () => {
+    const ciRunId = uniqueName('many-files');
+    const suite = (name: string) =>
+      `<testsuites><testsuite name="${name}"><testcase classname="${name}" name="works" time="0.1"/></testsuite></testsuites>`;
+    const first = await post(
+      `/${PROJECT}/imports/junit?ciRunId=${ciRunId}&finish=false`,
+      suite('a'),
+      'application/xml',
+    );
+    expect(first.status).toBe(201);
+    const run = ((await first.json()) as { data: { id: string; status: string } }).data;
+    expect(run.status).toBe('running');
+    const second = await post(
+      `/${PROJECT}/imports/junit?ciRunId=${ciRunId}&finish=false`,
+      suite('b'),
+      'application/xml',
+    );
+    expect(second.status).toBe(200);
+    expect(((await second.json()) as { data: { id: string; status: string } }).data).toMatchObject({
+      id: run.id,
+      status: 'running',
+    });
+    const finished = await post(`/${PROJECT}/test-runs/${run.id}/finish`, {
+      shard: { current: 1, total: 1 },
+    });
+    expect(((await finished.json()) as { data: { status: string } }).data.status).toBe('finished');
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${storeSchema}.events
+       WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1`,
+      [run.id],
+    );
+    expect(rows[0]?.n).toBe(2);
+  });
+
+  it('when finish is neither true nor false, then 400 names it', async () => {
+    const answer = await post(`/${PROJECT}/imports/junit?finish=no`, '<testsuite/>', 'application/xml');
+    expect(answer.status).toBe(400);
+    expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('finish');
+  });
+
+  it('when the files a Playwright report names by path were uploaded to its run first, then the import links each to its result', async () => {
+    const ciRunId = uniqueName('pw-paths');
+    const { run } = await startRun({ ciRunId, shard: { current: 1, total: 1 } });
+    const tracePath = '/home/ci/project/test-results/cart-adds-chromium/trace.zip';
+    const trace = await uploadWith(run.id, {
+      name: 'trace',
+      contentType: 'application/zip',
+      resultRef: tracePath,
+    });
+    const { data: uploaded } = (await trace.json()) as { data: { id: string } };
+    const attachment = (name: string, contentType: string, path: string) => ({ name, contentType, path });
+    const report = {
+      config: { version: '1.65.1', rootDir: '/home/ci/project' },
+      stats: { startTime: '2026-03-01T10:00:00.000Z', duration: 1200 },
+      suites: [
+        {
+          title: 'cart.spec.ts',
+          specs: [
+            {
+              title: 'adds',
+              file: 'cart.spec.ts',
+              line: 3,
+              column: 5,
+              tests: [
+                {
+                  projectName: 'chromium',
+                  expectedStatus: 'passed',
+                  results: [
+                    {
+                      retry: 0,
+                      status: 'passed',
+                      duration: 900,
+                      startTime: '2026-03-01T10:00:00.100Z',
+                      attachments: [
+                        attachment('trace', 'application/zip', tracePath),
+                        // Never uploaded: left out, as the server cannot read the runner's disk.
+                        attachment('video', 'video/webm', '/home/ci/project/test-results/x/video.webm'),
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const answer = await post(`/${PROJECT}/imports/playwright?ciRunId=${ciRunId}`, report);
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: { id: string; status: string } }).data).toMatchObject({
+      id: run.id,
+      status: 'finished',
+    });
+    const { rows } = await db.query<{ attachments: unknown }>(
+      `SELECT data::json->'item'->'attachments' AS attachments FROM ${storeSchema}.events
+       WHERE type = 'test.result-recorded' AND data::json->>'runId' = $1`,
+      [run.id],
+    );
+    expect(rows.map((row) => row.attachments)).toEqual([
+      [{ name: 'trace', contentType: 'application/zip', artifactId: uploaded.id }],
+    ]);
   });
 
   it('when an import body is not a report, then 400 VALIDATION_ERROR', async () => {

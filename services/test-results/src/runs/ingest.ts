@@ -89,6 +89,8 @@ export interface Ingest {
   ): Promise<AddResultsResponse>;
   /** How many of these results the run has recorded already: a replayed import finds all of them. */
   recordedCount(runId: string, items: readonly ResultItem[]): Promise<number>;
+  /** The artifacts recorded for the run, oldest first, read from its own stream (no projection lag). */
+  artifactsOf(runId: string): Promise<ArtifactRecord[]>;
   /** Refuses as an addition to the run would (NOT_FOUND, RUN_FINISHED): before an upload is read. */
   assertRunning(projectId: string, runId: string): Promise<void>;
   /** Records an uploaded artifact's metadata; recording the same artifact id again returns the first. */
@@ -307,6 +309,11 @@ export function createIngest(options: IngestOptions): Ingest {
     async recordedCount(runId, items) {
       const ids = distinctResults(items).distinct.map((item) => resultEventId(runId, item));
       return ids.length === 0 ? 0 : (await store.existingEventIds(ids)).size;
+    },
+
+    async artifactsOf(runId) {
+      const events = await store.readStream(runArtifactsStream(runId));
+      return events.map((stored) => RunArtifactAdded.parse(stored).artifact);
     },
 
     async assertRunning(projectId, runId) {

@@ -1,0 +1,169 @@
+/**
+ * The Playwright reporter. It starts the run in onBegin (the shards of one CI build join one run by its
+ * ciRunId), hands every attempt to the background sender as it ends, and in onEnd waits a bounded time
+ * for the sender, sends coverage when asked, finishes its shard and prints the run's page. It never
+ * throws into Playwright and never makes a test wait: a Verdict that is down, slow or refusing is told
+ * once and what could not be sent goes to a spool that `verdict replay` sends later.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestResult,
+} from '@playwright/test/reporter';
+import { createVerdictClient } from '@verdict/client';
+import {
+  createRunSender,
+  gitInfo,
+  readCoverage,
+  REPORTER_RETRY,
+  REPORTER_TIMEOUT_MS,
+  resolveSettings,
+  startBody,
+  type ReporterOptions,
+  type ReporterSettings,
+  type RunSender,
+} from '@verdict/client/reporting';
+import { resultItemOf } from './results';
+
+export interface VerdictPlaywrightOptions extends ReporterOptions {
+  /**
+   * A coverage report to send when the tests end: Istanbul's `coverage-summary.json`, `lcov.info` or
+   * Cobertura XML; `VERDICT_COVERAGE_FILE`.
+   */
+  coverage?: string;
+  /** Where the reporter's lines go (default: stderr, each prefixed with `[verdict]`). */
+  log?: (line: string) => void;
+}
+
+const RUN_STATUS = {
+  passed: 'passed',
+  failed: 'failed',
+  timedout: 'timedOut',
+  interrupted: 'interrupted',
+} as const;
+
+const defaultLog = (line: string) => process.stderr.write(`[verdict] ${line}\n`);
+
+export class VerdictReporter implements Reporter {
+  private readonly options: VerdictPlaywrightOptions;
+  private readonly log: (line: string) => void;
+  private settings: ReporterSettings | undefined;
+  private sender: RunSender | undefined;
+  private rootDir = process.cwd();
+  private shard: { current: number; total: number } | undefined;
+
+  constructor(options: VerdictPlaywrightOptions = {}) {
+    this.options = options;
+    this.log = options.log ?? defaultLog;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, _suite: Suite): void {
+    this.guard('starting the run', () => {
+      const resolved = resolveSettings(this.options, process.env);
+      if (resolved.status === 'disabled') return;
+      if (resolved.status === 'invalid') {
+        this.log(resolved.problem);
+        return;
+      }
+      const settings = resolved.settings;
+      this.settings = settings;
+      this.rootDir = config.rootDir;
+      this.shard = config.shard ?? undefined;
+      const git = gitInfo(config.rootDir);
+      if (!settings.ciRunId && this.shard && this.shard.total > 1) {
+        this.log(
+          `shard ${this.shard.current}/${this.shard.total} outside a known CI: it makes a run of its own ` +
+            '(give every shard the same VERDICT_CI_RUN_ID to join them)',
+        );
+      }
+      const client = createVerdictClient({
+        baseUrl: settings.baseUrl,
+        token: settings.token,
+        project: settings.project,
+        retry: REPORTER_RETRY,
+        timeoutMs: REPORTER_TIMEOUT_MS,
+        userAgent: '@verdict/playwright-reporter',
+      });
+      const start = startBody(settings, {
+        // Outside CI an id of its own: a replay of this process's spool joins the same run.
+        ciRunId: settings.ciRunId ?? `playwright-${randomUUID()}`,
+        framework: { name: 'playwright', version: config.version },
+        ...(this.shard && this.shard.total > 1 ? { shard: this.shard } : {}),
+        startedAt: new Date().toISOString(),
+        git,
+      });
+      this.sender = createRunSender({
+        client,
+        baseUrl: settings.baseUrl,
+        project: settings.project,
+        start: { ...start, ciRunId: start.ciRunId ?? '' },
+        batchSize: settings.batchSize,
+        flushIntervalMs: settings.flushIntervalMs,
+        spoolDir: settings.spoolDir,
+        ...(this.shard ? { spoolLabel: `shard${this.shard.current}` } : {}),
+        log: this.log,
+      });
+    });
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const sender = this.sender;
+    if (!sender) return;
+    this.guard('reading a result', () => {
+      const { item, files } = resultItemOf(test, result, this.rootDir);
+      sender.add(item, files);
+    });
+  }
+
+  async onEnd(result: FullResult): Promise<void> {
+    const sender = this.sender;
+    const settings = this.settings;
+    if (!sender || !settings) return;
+    try {
+      const coverageFile = this.options.coverage ?? process.env.VERDICT_COVERAGE_FILE;
+      if (coverageFile) {
+        try {
+          sender.addCoverage(await readCoverage(coverageFile, { root: this.rootDir }));
+        } catch (error) {
+          this.log(`coverage not sent: ${(error as Error).message}`);
+        }
+      }
+      const outcome = await sender.finish(
+        {
+          status: RUN_STATUS[result.status],
+          finishedAt: new Date().toISOString(),
+          ...(this.shard && this.shard.total > 1 ? { shard: this.shard } : {}),
+        },
+        settings.finishTimeoutMs,
+      );
+      const sent = `${outcome.accepted} result${outcome.accepted === 1 ? '' : 's'} sent`;
+      const files =
+        outcome.uploaded > 0 ? `, ${outcome.uploaded} file${outcome.uploaded === 1 ? '' : 's'}` : '';
+      if (outcome.runUrl) this.log(`${outcome.runUrl} (${sent}${files})`);
+      if (outcome.spoolFile && outcome.spooled > 0) {
+        this.log(
+          `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx verdict replay ${outcome.spoolFile}`,
+        );
+      }
+    } catch (error) {
+      this.log(`could not finish reporting: ${(error as Error).message}`);
+    }
+  }
+
+  /** Nothing the reporter does may fail the test run: a surprise is told and the tests go on. */
+  private guard(what: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.log(`${what} failed: ${(error as Error).message}`);
+    }
+  }
+}
