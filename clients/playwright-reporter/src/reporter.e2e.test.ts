@@ -289,7 +289,8 @@ async function expectFailingTestDebuggable(runId: string, reports: PlaywrightRep
   const { data: bundle } = await client.debugBundle({ runId, caseId: failed?.caseId ?? '' });
   const links = (bundle as { links: { retryCommand: string; traceViewerUrl: string | null } }).links;
   expect(links.retryCommand).toBe(`npx playwright test ${spec.file}:${spec.line} --project=chromium`);
-  expect(links.traceViewerUrl).toMatch(/^https:\/\/trace\.playwright\.dev\/\?trace=/);
+  // The trace opens in the viewer this Verdict serves, never on trace.playwright.dev.
+  expect(links.traceViewerUrl?.startsWith(`${verdict.url}/trace-viewer/?trace=`)).toBe(true);
   const trace = await fetch(new URL(links.traceViewerUrl ?? '').searchParams.get('trace') ?? '');
   expect(trace.status).toBe(200);
   // A Playwright trace is a zip archive.
