@@ -156,6 +156,9 @@ async function main() {
       break;
     }
     case 'bench': {
+      // The benches import the client packages and open the web app: both built (when stale) first.
+      const built = await buildApp();
+      if (built !== 0) process.exit(built);
       const { env, started } = await provisionInfra();
       const code = await run(node22, ['--import', 'tsx', 'bench/src/run.ts', ...rest], {
         env: { ...process.env, ...env },
