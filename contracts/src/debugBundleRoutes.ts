@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BundleFormat, BundleView, DebugBundleEnvelope } from './debugBundle';
 import { ErrorEnvelope } from './envelope';
-import type { RouteSpec } from './http';
+import { defineRoutes, READER_ROLES } from './http';
 import { ProjectReadPath } from './testResultsReads';
 
 /**
@@ -44,7 +44,7 @@ export const DebugBundleQueryDoc = z.object({
 });
 
 /** The debug bundle endpoint (spec §4.2), served by the test-results service. */
-export const debugBundleRoutes: RouteSpec[] = [
+export const debugBundleRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/debug-bundle',
@@ -59,8 +59,10 @@ export const debugBundleRoutes: RouteSpec[] = [
     ].join('\n\n'),
     tag: 'Debug Bundle',
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectReadPath,
     query: DebugBundleQueryDoc,
+    rawInput: ['query'],
     responses: {
       // One content type per status is all ResponseSpec holds: the JSON one is the schema, the Markdown
       // body (same status) is named here and in the description.
@@ -76,4 +78,4 @@ export const debugBundleRoutes: RouteSpec[] = [
       },
     },
   },
-];
+]);

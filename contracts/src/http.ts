@@ -1,11 +1,23 @@
 import { z } from 'zod';
 
 /**
- * A route of the public API as data: method, path, parameters, body and answers, each a zod schema. The
- * service that owns a route attaches its handlers to it; the gateway routes by it and builds the OpenAPI
- * document from it. Keeping it here lets the gateway know every service's routes without importing them.
+ * A route of the public API as data: method, path, parameters, body, answers and who may call it, each a
+ * zod schema or a plain value. The platform's route binder validates a request from it and hands the
+ * service's handler typed input; the gateway routes by it and builds the OpenAPI document from it. Keeping
+ * it here lets the gateway know every service's routes without importing them.
  */
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The roles of an organization's members (spec §5.4), as the internal identity carries them. */
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Spec §5.4: every member of the organization reads. */
+export const READER_ROLES = ROLES;
+/** Spec §5.4: owners, admins and members write; a viewer only reads. */
+export const WRITER_ROLES = ['owner', 'admin', 'member'] as const satisfies readonly Role[];
+/** Spec §4.9: only owners and admins manage webhooks. */
+export const ADMIN_ROLES = ['owner', 'admin'] as const satisfies readonly Role[];
 
 export interface ResponseSpec {
   description: string;
@@ -14,23 +26,49 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteSpec {
+/** What every route declares, whoever may call it. */
+interface RouteSpecBase {
   method: HttpMethod;
   /** OpenAPI-style path relative to where the routes are mounted, e.g. `/{projectId}/token-info`. */
   path: string;
   summary: string;
   description?: string;
   tag: string;
-  /** `bearer`: a user or project token; `admin`: the admin key; `none`: open. */
-  security: 'bearer' | 'admin' | 'none';
   params?: z.ZodObject;
-  query?: z.ZodObject;
+  query?: z.ZodType;
   body?: z.ZodType;
   /** Content types of the body when it is not (only) JSON. */
-  bodyContentTypes?: string[];
+  bodyContentTypes?: readonly string[];
   /** False when the route takes a request without a body as an empty one (default true). */
   bodyRequired?: boolean;
-  responses: Record<number, ResponseSpec>;
+  /** Query parameters that may be sent more than once (they reach the query schema as arrays). */
+  repeatableQuery?: readonly string[];
+  /**
+   * Parts of the request the handler reads itself instead of the binder; their schemas above only
+   * document them. `query`: rules across parameters that need the raw query string (the debug bundle).
+   * `body`: a streamed or non-JSON body (multipart uploads, NDJSON, XML) or one a parser of its own
+   * words refusals for (a Playwright report). Every other part reaches the handler validated.
+   */
+  rawInput?: readonly ('query' | 'body')[];
+  responses: Readonly<Record<number, ResponseSpec>>;
+}
+
+/**
+ * A route as data. A `bearer` route (a user or project token) names the project in its path and the roles
+ * that may call it: the binder refuses any other with 403 FORBIDDEN, whatever reached the service. An
+ * `admin` route is opened by the admin key, a `none` route by nobody.
+ */
+export type RouteSpec = RouteSpecBase &
+  ({ security: 'bearer'; roles: readonly Role[] } | { security: 'admin' | 'none'; roles?: undefined });
+
+/**
+ * Declares a list of routes, keeping each one's literal method, path and schemas, so that a binder can
+ * type each handler's input from its declaration.
+ *
+ * @example export const webhookRoutes = defineRoutes([{ method: 'get', path: '/{projectId}/webhooks', … }]);
+ */
+export function defineRoutes<const Routes extends readonly RouteSpec[]>(routes: Routes): Routes {
+  return routes;
 }
 
 // RFC 9110 media type: token/token with `; name=value` parameters. Free of control characters, because

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INSTANT_RANGE, instantInput, InstantInput } from './instant';
 import { defineEvent, type EventOf } from './events';
-import { queryInteger, STORED_INTEGER_MAX } from './http';
+import { queryInteger, ROLES, STORED_INTEGER_MAX } from './http';
 
 /**
  * Identity: organizations (with their plan, projects and memberships), users and access tokens. The
@@ -18,7 +18,7 @@ const Id = z
   .regex(/^[A-Za-z0-9_-]+$/, { error: 'must be an id (letters, digits, "-" and "_")' });
 const DisplayName = z.string().trim().min(1).max(200);
 
-export const MembershipRole = z.enum(['owner', 'admin', 'member', 'viewer']);
+export const MembershipRole = z.enum(ROLES);
 export type MembershipRole = z.infer<typeof MembershipRole>;
 
 /** Capabilities a token may carry. A project token without `public-api` is refused by the public API. */

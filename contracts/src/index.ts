@@ -23,3 +23,4 @@ export * from './webhookSignature';
 export * from './analytics';
 export * from './analyticsRoutes';
 export * from './deadLetters';
+export * from './gatewayRoutes';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope';
-import type { RouteSpec } from './http';
+import { defineRoutes, READER_ROLES, WRITER_ROLES } from './http';
 import {
   CaseAttachmentResponse,
   CaseHistoryResponse,
@@ -49,8 +49,8 @@ const created = (schema: z.ZodType) => ({ 201: { description: 'Created', schema 
  */
 const createdOk = (schema: z.ZodType) => ({ 200: { description: 'Created', schema } });
 
-/** Every route of the manual-testing service (spec §4.3–§4.5, API.md "Manual testing"). */
-export const manualTestingRoutes: RouteSpec[] = [
+/** The case routes: the list of spec §4.3, create (API.md), get with history, update, history, attachments. */
+export const manualCaseRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/manual-tests',
@@ -59,6 +59,7 @@ export const manualTestingRoutes: RouteSpec[] = [
       'search matches title, description and caseId; tags is comma-separated and matches any; suiteId=null selects unassigned cases; sortBy caseId (default), title, createdAt, updatedAt, classification.* or automation.status.',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualProjectPath,
     query: ManualCasesQuery,
     responses: ok(ManualCasesResponse),
@@ -69,6 +70,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Create a manual test case (caseId TC-<n>, counted per project, never reused)',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateManualCaseRequest,
     responses: created(ManualCaseResponse),
@@ -79,6 +81,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'A manual test case by _id or TC-<n>, with comments, issues and change history',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualCasePath,
     responses: ok(ManualCaseResponse),
   },
@@ -90,6 +93,7 @@ export const manualTestingRoutes: RouteSpec[] = [
       'name is an alias of title; steps replace the steps completely, in the format of stepFormat (Classic or Gherkin); flags set automation.toBeAutomated, isFlaky and isMuted; comments are appended; issues are linked; tags is a comma-separated string or an array.',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualCasePath,
     body: UpdateManualCaseRequest,
     responses: ok(ManualCaseResponse),
@@ -100,6 +104,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'The change history of a manual test case, newest first',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualCasePath,
     query: PageQuery,
     responses: ok(CaseHistoryResponse),
@@ -110,20 +115,27 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Attach a file to a manual test case (multipart: file, optional stepRef)',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualCasePath,
     bodyContentTypes: ['multipart/form-data'],
+    rawInput: ['body'],
     body: z.object({
       file: z.string().meta({ format: 'binary' }).describe('The file; its name and type are kept'),
       stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
     }),
     responses: createdOk(CaseAttachmentResponse),
   },
+]);
+
+/** The suite routes of API.md: list, create, get, update (rename, describe, move), delete when empty. */
+export const manualSuiteRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/manual-suites',
     summary: 'List manual suites (parentId selects the children of a suite; null the top level)',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualProjectPath,
     query: SuitesQuery,
     responses: ok(ManualSuitesResponse),
@@ -134,6 +146,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Create a manual suite, optionally inside another',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateSuiteRequest,
     responses: createdOk(ManualSuiteResponse),
@@ -144,6 +157,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'A manual suite',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualSuitePath,
     responses: ok(ManualSuiteResponse),
   },
@@ -153,6 +167,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Rename, describe or move a manual suite',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualSuitePath,
     body: UpdateSuiteRequest,
     responses: ok(ManualSuiteResponse),
@@ -163,9 +178,14 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Delete an empty manual suite (409 CONFLICT while it holds cases or suites)',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualSuitePath,
     responses: ok(successEnvelope(z.object({ _id: z.string(), deleted: z.literal(true) }))),
   },
+]);
+
+/** The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4). */
+export const manualRunRoutes = defineRoutes([
   {
     method: 'post',
     path: '/{projectId}/manual-runs',
@@ -173,6 +193,7 @@ export const manualTestingRoutes: RouteSpec[] = [
       'Create a manual run (RUN-<n>) from cases and/or suites (neither: every case); 10 a minute per token',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateManualRunRequest,
     responses: created(ManualRunResponse),
@@ -183,6 +204,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'List manual runs, newest first',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualProjectPath,
     query: ManualRunsQuery,
     responses: ok(ManualRunsResponse),
@@ -193,6 +215,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'A manual run by _id or RUN-<n>, with its cases and progress',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualRunPath,
     responses: ok(ManualRunResponse),
   },
@@ -204,16 +227,22 @@ export const manualTestingRoutes: RouteSpec[] = [
       'runCaseId is the run-case reference, the case key TC-<n> or the case _id. Quick verdict: assigneeUserId (user _id or e-mail; null unassigns), result or status (alias), elapsed (seconds, >= 0). Detailed result: comment, linkedIssues, stepResults. Every update is kept in the run case history.',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualRunCasePath,
     body: UpdateRunCaseRequest,
     responses: ok(ManualRunCaseResponse),
   },
+]);
+
+/** The release routes: list, create (API.md), get with progress (spec §4.5), update. */
+export const manualReleaseRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/releases',
     summary: 'List releases (milestones) with their progress',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualProjectPath,
     query: ReleasesQuery,
     responses: ok(ReleasesResponse),
@@ -224,6 +253,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Create a release (MS-<n>)',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateReleaseRequest,
     responses: createdOk(ReleaseResponse),
@@ -234,6 +264,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'A release by _id or MS-<n>, with progress over its runs',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ReleasePath,
     responses: ok(ReleaseResponse),
   },
@@ -243,16 +274,22 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Update a release',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ReleasePath,
     body: UpdateReleaseRequest,
     responses: ok(ReleaseResponse),
   },
+]);
+
+/** The exploratory session routes of API.md: list, create, get, update. */
+export const manualSessionRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/sessions',
     summary: 'List exploratory sessions',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ManualProjectPath,
     query: SessionsQuery,
     responses: ok(SessionsResponse),
@@ -263,6 +300,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Create an exploratory session',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateSessionRequest,
     responses: createdOk(SessionResponse),
@@ -273,6 +311,7 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'An exploratory session',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: SessionPath,
     responses: ok(SessionResponse),
   },
@@ -282,8 +321,18 @@ export const manualTestingRoutes: RouteSpec[] = [
     summary: 'Update an exploratory session',
     tag: TAG,
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: SessionPath,
     body: UpdateSessionRequest,
     responses: ok(SessionResponse),
   },
-];
+]);
+
+/** Every route of the manual-testing service (spec §4.3–§4.5, API.md "Manual testing"). */
+export const manualTestingRoutes = [
+  ...manualCaseRoutes,
+  ...manualSuiteRoutes,
+  ...manualRunRoutes,
+  ...manualReleaseRoutes,
+  ...manualSessionRoutes,
+] as const;

@@ -1,8 +1,9 @@
-import type { RouteSpec } from './http';
+import { defineRoutes, READER_ROLES } from './http';
 import {
   ProjectReadPath,
   SpecsQuery,
   SpecsResponse,
+  HISTORY_PARAMS,
   TestCaseDetailQuery,
   TestCaseDetailResponse,
   TestCaseHistoryQuery,
@@ -19,13 +20,14 @@ const TAG_RUNS = 'Test Runs';
 const TAG_CASES = 'Test Cases';
 
 /** Reads of automated data (spec §4.10, API.md), served by the test-results service. */
-export const testResultsReadRoutes: RouteSpec[] = [
+export const testResultsReadRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/test-runs',
     summary: 'List test runs, newest first',
     tag: TAG_RUNS,
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectReadPath,
     query: TestRunsQuery,
     responses: { 200: { description: 'OK', schema: TestRunsResponse } },
@@ -38,6 +40,7 @@ export const testResultsReadRoutes: RouteSpec[] = [
       'include: errors, coverage, specs, artifacts or all. artifacts is null without urls; each urls entry is an artifact id, an artifact name (the oldest artifact of that name) or a URL whose last segment is one of those, and maps to a signed download or null.',
     tag: TAG_RUNS,
     security: 'bearer',
+    roles: READER_ROLES,
     params: TestRunPath,
     query: TestRunDetailQuery,
     responses: { 200: { description: 'OK', schema: TestRunDetailResponse } },
@@ -49,8 +52,10 @@ export const testResultsReadRoutes: RouteSpec[] = [
     description: 'historyPage, historyLimit and historyStatus are read only with include=history or all.',
     tag: TAG_CASES,
     security: 'bearer',
+    roles: READER_ROLES,
     params: TestCasePath,
     query: TestCaseDetailQuery,
+    repeatableQuery: HISTORY_PARAMS,
     responses: { 200: { description: 'OK', schema: TestCaseDetailResponse } },
   },
   {
@@ -59,6 +64,7 @@ export const testResultsReadRoutes: RouteSpec[] = [
     summary: 'Past executions of a test case, newest first (offset and limit)',
     tag: TAG_CASES,
     security: 'bearer',
+    roles: READER_ROLES,
     params: TestCasePath,
     query: TestCaseHistoryQuery,
     responses: { 200: { description: 'OK', schema: TestCaseHistoryResponse } },
@@ -69,8 +75,9 @@ export const testResultsReadRoutes: RouteSpec[] = [
     summary: 'Spec files with their test counts and pass, fail and flaky rates',
     tag: 'Specs',
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectReadPath,
     query: SpecsQuery,
     responses: { 200: { description: 'OK', schema: SpecsResponse } },
   },
-];
+]);

@@ -85,21 +85,35 @@ export const TestRunDetailQuery = z.strictObject({
 export type TestRunDetailQuery = z.infer<typeof TestRunDetailQuery>;
 
 export const TestCaseSections = ['history'] as const;
-/** `include`, and the history parameters' names (their values are read only with history). */
-export const TestCaseIncludeQuery = z.strictObject({
-  include: includeOf(TestCaseSections),
-  historyPage: z.unknown().optional(),
-  historyLimit: z.unknown().optional(),
-  historyStatus: z.unknown().optional(),
-});
+/** The names of the history parameters: read only with include=history or all (spec §4.10). */
+export const HISTORY_PARAMS = ['historyPage', 'historyLimit', 'historyStatus'] as const;
 
-/** Read only when `include` names history (spec §4.10: "ignored otherwise"). */
-export const TestCaseHistoryParams = z.object({
-  historyPage: page,
-  historyLimit: limit,
-  historyStatus: Outcome.optional(),
-});
-export const TestCaseDetailQuery = TestCaseIncludeQuery.extend(TestCaseHistoryParams.shape);
+/** Whether a raw `include` value names the history section (its validity is checked by the schema). */
+function namesHistory(include: unknown): boolean {
+  if (typeof include !== 'string') return false;
+  return include.split(',').some((entry) => ['history', 'all'].includes(entry.trim()));
+}
+
+/**
+ * The query of a test case's detail. Spec §4.10: the history parameters are "ignored otherwise", so
+ * without history they are dropped before validation (even sent twice or out of range), and read, with
+ * their defaults, with it.
+ */
+export const TestCaseDetailQuery = z.preprocess(
+  (query) => {
+    if (typeof query !== 'object' || query === null) return query;
+    if (namesHistory((query as Record<string, unknown>).include)) return query;
+    return Object.fromEntries(
+      Object.entries(query).filter(([name]) => !(HISTORY_PARAMS as readonly string[]).includes(name)),
+    );
+  },
+  z.strictObject({
+    include: includeOf(TestCaseSections),
+    historyPage: page,
+    historyLimit: limit,
+    historyStatus: Outcome.optional(),
+  }),
+);
 export type TestCaseDetailQuery = z.infer<typeof TestCaseDetailQuery>;
 
 export const TestCaseHistoryQuery = z.strictObject({

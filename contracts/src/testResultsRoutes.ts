@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorEnvelope, successEnvelope } from './envelope';
-import type { RouteSpec } from './http';
+import { defineRoutes, WRITER_ROLES } from './http';
 import {
   AddCoverageRequest,
   AddResultsResponse,
@@ -32,13 +32,14 @@ export const RunPath = z.object({ projectId: z.string().min(1), runId: z.string(
 const ProjectOnly = z.object({ projectId: z.string().min(1) });
 
 /** Ingest of automated runs (API.md, "Ingest — automated runs"), served by the test-results service. */
-export const testResultsIngestRoutes: RouteSpec[] = [
+export const testResultsIngestRoutes = defineRoutes([
   {
     method: 'post',
     path: '/{projectId}/test-runs',
     summary: 'Start a run; shards sending the same ciRunId join one run (201 created, 200 joined)',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ProjectOnly,
     body: StartRunRequest,
     responses: {
@@ -63,9 +64,12 @@ export const testResultsIngestRoutes: RouteSpec[] = [
       'A finished run answers 409 RUN_FINISHED.',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: RunPath,
     body: AddResultsBody,
     bodyContentTypes: ['application/json', 'application/x-ndjson'],
+    // Checked item by item, so that a refusal names every bad item by its index.
+    rawInput: ['body'],
     responses: {
       202: { description: 'Durably recorded', schema: successEnvelope(AddResultsResponse) },
       400: INVALID,
@@ -80,8 +84,10 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     summary: 'Upload an artifact (multipart: `file`, `name`, `contentType`, optional `resultRef`)',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: RunPath,
     bodyContentTypes: ['multipart/form-data'],
+    rawInput: ['body'],
     // The fields the route parses (ArtifactUploadFields), and the file part.
     body: ArtifactUploadFields.extend({
       file: z.string().meta({ format: 'binary' }).describe('The artifact’s bytes'),
@@ -103,6 +109,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     summary: 'Add the run’s code coverage',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: RunPath,
     body: AddCoverageRequest,
     responses: {
@@ -118,6 +125,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
     summary: 'Finish a run (with shards, once every shard has finished); retrying is harmless',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: RunPath,
     body: FinishRunRequest,
     bodyRequired: false,
@@ -128,7 +136,7 @@ export const testResultsIngestRoutes: RouteSpec[] = [
       409: refused('CONFLICT: shard.total differs from the run’s'),
     },
   },
-];
+]);
 
 /** Where an import lands: the same fields as a run's start, given as query parameters. */
 export const ImportQuery = z.strictObject({
@@ -169,7 +177,7 @@ const PLAYWRIGHT_IMPORT_ATTACHMENTS =
   'was uploaded for is left out. `verdict import playwright` does all of this.';
 
 /** Imports of finished reports (API.md): each becomes one finished run, or one more part of a running one. */
-export const testResultsImportRoutes: RouteSpec[] = [
+export const testResultsImportRoutes = defineRoutes([
   {
     method: 'post',
     path: '/{projectId}/imports/playwright',
@@ -177,6 +185,7 @@ export const testResultsImportRoutes: RouteSpec[] = [
     description: PLAYWRIGHT_IMPORT_ATTACHMENTS,
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ProjectOnly,
     query: ImportQuery,
     body: z
@@ -186,6 +195,8 @@ export const testResultsImportRoutes: RouteSpec[] = [
         stats: z.looseObject({ startTime: z.iso.datetime({ offset: true }), duration: z.number() }),
       })
       .describe('The Playwright JSON report (`npx playwright test --reporter=json`)'),
+    // The report's reader words its own refusals, in the terms of Playwright's report.
+    rawInput: ['body'],
     responses: {
       201: {
         description: 'The finished run (running with finish=false)',
@@ -207,10 +218,12 @@ export const testResultsImportRoutes: RouteSpec[] = [
     summary: 'Import JUnit XML (Playwright, jest-junit, pytest, Maven Surefire, gotestsum) as a finished run',
     tag: 'Test Runs',
     security: 'bearer',
+    roles: WRITER_ROLES,
     params: ProjectOnly,
     query: ImportQuery,
     body: z.string().describe('JUnit XML'),
     bodyContentTypes: ['application/xml', 'text/xml'],
+    rawInput: ['body'],
     responses: {
       201: {
         description: 'The finished run (running with finish=false)',
@@ -226,4 +239,4 @@ export const testResultsImportRoutes: RouteSpec[] = [
       413: TOO_LARGE,
     },
   },
-];
+]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listEnvelope, successEnvelope } from './envelope';
-import type { RouteSpec } from './http';
+import { defineRoutes, ADMIN_ROLES, READER_ROLES } from './http';
 import { queryInteger } from './http';
 
 /**
@@ -187,13 +187,14 @@ export type WebhookPayload = z.infer<typeof WebhookPayload>;
 const TAG = 'Webhooks';
 
 /** Spec §4.9. Reads for any member; create, update and delete for owner or admin (gateway and service). */
-export const webhookRoutes: RouteSpec[] = [
+export const webhookRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/webhooks',
     summary: 'List webhook subscriptions',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: WebhooksPath,
     query: WebhooksQuery,
     responses: { 200: { description: 'OK', schema: listEnvelope(Webhook) } },
@@ -206,6 +207,7 @@ export const webhookRoutes: RouteSpec[] = [
       'Event names may use either spelling until the cutover (11 December 2026); the older one is read back until then.',
     tag: TAG,
     security: 'bearer',
+    roles: ADMIN_ROLES,
     params: WebhooksPath,
     body: CreateWebhookRequest,
     responses: { 200: { description: 'Created', schema: successEnvelope(CreatedWebhook) } },
@@ -216,6 +218,7 @@ export const webhookRoutes: RouteSpec[] = [
     summary: 'A webhook subscription',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: WebhookPath,
     responses: { 200: { description: 'OK', schema: successEnvelope(Webhook) } },
   },
@@ -225,6 +228,7 @@ export const webhookRoutes: RouteSpec[] = [
     summary: 'Update a webhook subscription (owner or admin); active=true re-enables it',
     tag: TAG,
     security: 'bearer',
+    roles: ADMIN_ROLES,
     params: WebhookPath,
     body: UpdateWebhookRequest,
     responses: { 200: { description: 'OK', schema: successEnvelope(Webhook) } },
@@ -235,6 +239,7 @@ export const webhookRoutes: RouteSpec[] = [
     summary: 'Delete a webhook subscription (owner or admin); its pending deliveries are dropped',
     tag: TAG,
     security: 'bearer',
+    roles: ADMIN_ROLES,
     params: WebhookPath,
     responses: { 200: { description: 'Deleted', schema: successEnvelope(DeletedWebhook) } },
   },
@@ -244,8 +249,9 @@ export const webhookRoutes: RouteSpec[] = [
     summary: 'Delivery attempts of a subscription, newest first',
     tag: TAG,
     security: 'bearer',
+    roles: READER_ROLES,
     params: WebhookPath,
     query: WebhookDeliveriesQuery,
     responses: { 200: { description: 'OK', schema: listEnvelope(WebhookDeliveryAttempt) } },
   },
-];
+]);

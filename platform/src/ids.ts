@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 let lastMs = 0;
 let sequence = 0;
@@ -45,4 +45,19 @@ export function newId(now: number = Date.now()): string {
 /** A URL-safe random secret of `bytes` bytes of entropy (tokens, signing secrets). */
 export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+/**
+ * A UUID (version 8, RFC 9562) derived from SHA-256 of its parts: the same parts always give the same id,
+ * so an event appended again with it (a retried request, a result sent twice) is found instead of
+ * recorded twice, and a link made twice is one.
+ *
+ * @example const eventId = derivedId(runId, 'artifact', sha256, name);
+ */
+export function derivedId(...parts: string[]): string {
+  const bytes = createHash('sha256').update(JSON.stringify(parts)).digest().subarray(0, 16);
+  bytes[6] = 0x80 | ((bytes[6] ?? 0) & 0x0f);
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -3,10 +3,11 @@ import type { Express, Router } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
+import { defineRoutes } from '@verdict/contracts';
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import type { Logger } from '../logging';
 import { createHttpApp, type HttpAppOptions } from './app';
-import { registerRoutes } from './openapi';
+import { bindRoutes, registerRoutes } from './bindRoutes';
 import { parseStorableJson, storable } from './storable';
 import { toErrorResponse } from './errors';
 import { sendCreated, sendData, sendList } from './respond';
@@ -506,26 +507,21 @@ describe('declared routes', () => {
   function declaredApp(): Express {
     const { logger } = capturingLogger();
     const { app, finish } = createHttpApp({ logger, service: 'test' });
-    const route = { tag: 'Test', security: 'bearer', responses: { 200: { description: 'OK' } } } as const;
-    registerRoutes(app as unknown as Router, [
-      {
-        ...route,
-        method: 'get',
-        path: '/plain',
-        summary: 'No query',
-        handlers: [(_req, res) => sendData(res, {})],
-      },
+    const route = { tag: 'Test', security: 'none', responses: { 200: { description: 'OK' } } } as const;
+    const routes = defineRoutes([
+      { ...route, method: 'get', path: '/plain', summary: 'No query' },
       {
         ...route,
         method: 'get',
         path: '/paged',
         summary: 'A query',
         query: z.strictObject({ page: z.string().optional() }),
-        handlers: [
-          (req, res) => sendData(res, parseQuery(z.strictObject({ page: z.string().optional() }), req)),
-        ],
       },
     ]);
+    registerRoutes(
+      app as unknown as Router,
+      bindRoutes(routes, { 'get /plain': () => ({}), 'get /paged': ({ query }) => query }),
+    );
     finish(app);
     return app;
   }
@@ -537,7 +533,7 @@ describe('declared routes', () => {
     expect((await request(declaredApp()).get('/plain')).status).toBe(200);
   });
 
-  it('when a route declares its query, then it is left to validate it itself', async () => {
+  it('when a route declares its query, then its handler gets the query validated by it', async () => {
     const response = await request(declaredApp()).get('/paged?page=2');
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ page: '2' });

@@ -6,6 +6,9 @@ export * from './requestId';
 export * from './respond';
 export * from './validate';
 export * from './openapi';
+export * from './bindRoutes';
+export * from './reply';
 export * from './admission';
 // The metrics registry type, for services that pass one around without depending on prom-client.
 export type { Registry } from 'prom-client';
+export * from './upload';

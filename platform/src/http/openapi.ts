@@ -1,52 +1,25 @@
-import type { Express, RequestHandler, Router } from 'express';
+import type { Express } from 'express';
 import { z } from 'zod';
 import { ErrorEnvelope, NOT_BLANK_PATTERN, type RouteSpec } from '@verdict/contracts';
-import { parseQuery } from './validate';
 
 /**
- * Routes are declared once, as data: the Express handlers and the OpenAPI 3.1 document are both built from
- * the same declarations, so the document cannot forget a route that was declared. `listExpressRoutes` lets
- * a test catch a route added to a router directly, around the declarations.
+ * Routes are declared once, as data: the Express handlers (bindRoutes) and the OpenAPI 3.1 document are
+ * both built from the same declarations, so the document cannot forget a route that was declared.
+ * `listExpressRoutes` lets a test catch a route added to a router directly, around the declarations.
  */
-export type { HttpMethod, ResponseSpec, RouteSpec } from '@verdict/contracts';
-
-export interface ApiRoute extends RouteSpec {
-  handlers: RequestHandler[];
-}
+export type { HttpMethod, ResponseSpec, Role, RouteSpec } from '@verdict/contracts';
 
 /** A group of routes mounted together under one prefix (e.g. the public API base). */
 export interface RouteGroup {
   /** Prefixes the group is mounted under; the document lists the routes under the first. */
   prefixes: string[];
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
 }
 
 /** Express path syntax of an OpenAPI path: `/{projectId}/x` → `/:projectId/x`. */
 export const toExpressPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 /** OpenAPI path syntax of an Express path: `/:projectId/x` → `/{projectId}/x`. */
 export const toOpenApiPath = (path: string) => path.replace(/[:*]([A-Za-z0-9_]+)/g, '{$1}');
-
-const NoQuery = z.strictObject({});
-
-/** A route that declares no query parameters refuses any, naming it, rather than ignoring a client's typo. */
-const refuseQuery: RequestHandler = (req, _res, next) => {
-  parseQuery(NoQuery, req);
-  next();
-};
-
-/**
- * Attaches declared routes to a router, in order. A route without a `query` schema takes no query
- * parameters: one sent is a 400 VALIDATION_ERROR (those with a schema validate their own).
- *
- * @example registerRoutes(router, [{ method: 'get', path: '/{projectId}/token-info', …, handlers: [tokenInfo] }]);
- */
-export function registerRoutes(router: Router, routes: ApiRoute[]): RouteSpec[] {
-  for (const route of routes) {
-    const handlers = route.query === undefined ? [refuseQuery, ...route.handlers] : route.handlers;
-    router[route.method](toExpressPath(route.path), ...handlers);
-  }
-  return routes.map(({ handlers: _handlers, ...spec }) => spec);
-}
 
 /** The document's `components.schemas`: definitions hoisted out of the schemas generated for it. */
 type Components = Record<string, unknown>;
@@ -118,7 +91,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Compo
 
 function parametersOf(route: RouteSpec, components: Components) {
   const parameters: Record<string, unknown>[] = [];
-  const add = (where: 'path' | 'query', shape: z.ZodObject | undefined) => {
+  const add = (where: 'path' | 'query', shape: z.ZodType | undefined) => {
     if (!shape) return;
     const schema = jsonSchema(shape, 'input', components) as {
       properties?: Record<string, unknown>;
@@ -211,6 +184,8 @@ function operationOf(route: RouteSpec, operationId: string, components: Componen
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
+    // Who may call it (spec §5.4): the roles the route declares, which the service enforces.
+    ...(route.roles ? { 'x-roles': [...route.roles] } : {}),
     security: securityOf(route.security),
     parameters: parametersOf(route, components),
     ...body,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOT_BLANK_PATTERN, queryInteger, successEnvelope } from '@verdict/contracts';
+import { NOT_BLANK_PATTERN, queryInteger, READER_ROLES, successEnvelope } from '@verdict/contracts';
 import { buildOpenApiDocument } from './openapi';
 
 /** A folder holds folders: zod can only describe it with references. */
@@ -47,6 +47,7 @@ describe('buildOpenApiDocument', () => {
             summary: 'A folder inside the envelope',
             tag: 'Folders',
             security: 'bearer',
+            roles: READER_ROLES,
             responses: { 200: { description: 'OK', schema: successEnvelope(Folder) } },
           },
           {
@@ -55,6 +56,7 @@ describe('buildOpenApiDocument', () => {
             summary: 'A folder as the whole body',
             tag: 'Folders',
             security: 'bearer',
+            roles: READER_ROLES,
             body: Folder,
             responses: { 201: { description: 'Created', schema: successEnvelope(Folder) } },
           },
@@ -64,6 +66,7 @@ describe('buildOpenApiDocument', () => {
             summary: 'Folders, a page at a time',
             tag: 'Folders',
             security: 'bearer',
+            roles: READER_ROLES,
             query: z.object({
               limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
               page: queryInteger({ min: 1, fallback: 1 }),
@@ -77,6 +80,7 @@ describe('buildOpenApiDocument', () => {
             summary: 'A file into a folder',
             tag: 'Folders',
             security: 'bearer',
+            roles: READER_ROLES,
             bodyContentTypes: ['multipart/form-data'],
             body: z.object({ file: z.string().meta({ format: 'binary' }), note: z.string().optional() }),
             responses: { 201: { description: 'Created' } },

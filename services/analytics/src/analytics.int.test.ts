@@ -144,7 +144,8 @@ describe.each(testDatabases())('analytics on $name', (database) => {
     identityTopic: uniqueName('id'),
   };
 
-  const get = async (url: string, projectId = P) => {
+  // Called as the gateway forwards: with the identity of the path's project.
+  const get = async (url: string, projectId = url.split('/')[1] ?? P) => {
     const response = await fetch(`${base}${url}`, {
       headers: {
         [INTERNAL_IDENTITY_HEADER]: mintInternalToken(

@@ -15,7 +15,7 @@ import {
   type SqlDatabase,
   type Subscription,
 } from '@verdict/platform';
-import { createAnalyticsRoutes } from './http/routes';
+import { createAnalyticsRoutes } from './routes';
 import { analyticsProjection, ANALYTICS_READ_MODEL } from './projections/analyticsReadModel';
 import { organizationsProjection, ORGANIZATIONS_READ_MODEL } from './projections/organizationsReadModel';
 
@@ -53,7 +53,7 @@ export interface RebuildSources {
 
 export interface AnalyticsModule {
   router: Router;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   projectors: { analytics: Projector; organizations: Projector };
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -65,7 +65,7 @@ export interface AnalyticsModule {
 }
 
 /** The routes the gateway forwards to this service. */
-export const analyticsRoutes: RouteSpec[] = analyticsRouteSpecs;
+export const analyticsRoutes: readonly RouteSpec[] = analyticsRouteSpecs;
 
 interface ProjectionMetrics {
   observe(projection: string, occurredAt: readonly string[], now: Date): void;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { Router, type Express, type RequestHandler } from 'express';
-import { SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
+import { adminRoutes, gatewayApiRoutes, SIGNED_DOWNLOAD_PATH } from '@verdict/contracts';
 import type {
   BlobStore,
   Clock,
@@ -25,11 +25,10 @@ import { createSessionRouter, createSignInRouter } from './access/sessions/sessi
 import { createSessionStore, type SessionStore } from './access/sessions/sessionStore';
 import { createWebAppRouter } from './web/webApp';
 import type { Identity } from './identity/module';
-import { deadLetterRouter } from './operations/deadLetters.http';
 import { createMcpRelay, MCP_PATH, mcpRouter, type McpEndpoint } from './mcp/mcpEndpoint';
+import { deadLetterRouter } from './operations/routes';
 import { forwardTo, type ServiceMount } from './routing/forward';
 import { compileRoutes, findRoute } from './routing/routeTable';
-import { adminRoutes, gatewayApiRoutes } from './routes';
 
 /** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
 export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
@@ -76,7 +75,7 @@ export interface GatewayOptions {
 export const DEFAULT_SESSION_IDLE_MINUTES = 480;
 
 /** Every route of the public API: the gateway's own and those of the services behind it. */
-export function publicRoutes(services: ServiceMount[]): RouteSpec[] {
+export function publicRoutes(services: ServiceMount[]): readonly RouteSpec[] {
   return [...gatewayApiRoutes, ...services.flatMap((service) => service.routes)];
 }
 
@@ -128,7 +127,7 @@ function docsRouter(openApiPath: string): Router {
  * Unknown paths answer 404 before any token is asked for, so probing them costs no credentials. A known
  * one names its route for the metrics, whatever answers it (a 401, a 429 or the service).
  */
-function rejectUnknownRoutes(routes: RouteSpec[]): RequestHandler {
+function rejectUnknownRoutes(routes: readonly RouteSpec[]): RequestHandler {
   const table = compileRoutes('api', routes);
   return (req, res, next) => {
     const route = findRoute(table, req.method, req.path);

@@ -24,4 +24,4 @@ export const SERVICE_ROUTES = {
   'manual-testing': manualTestingRoutes,
   webhooks: webhookRoutes,
   analytics: analyticsRoutes,
-} satisfies Record<string, RouteSpec[]>;
+} satisfies Record<string, readonly RouteSpec[]>;

@@ -17,16 +17,16 @@ import {
   type SqlDatabase,
   type Subscription,
 } from '@verdict/platform';
-import { caseRoutes } from './cases/http';
+import { caseRoutes } from './cases/routes';
 import { LINKS_READ_MODEL, linkedTestsProjection } from './links/linkedTests';
 import { MANUAL_READ_MODEL, manualReadModel } from './projections/readModel';
 import type { ReadStore } from './projections/queries';
-import { releaseRoutes } from './releases/http';
-import { runRoutes } from './runs/http';
-import { sessionRoutes } from './sessions/http';
-import { refuseViewerWrites, type RouteDeps } from './shared/http';
+import { releaseRoutes } from './releases/routes';
+import { runRoutes } from './runs/routes';
+import { sessionRoutes } from './sessions/routes';
+import type { RouteDeps } from './shared/routeDeps';
 import { createWrites } from './shared/writes';
-import { suiteRoutes } from './suites/http';
+import { suiteRoutes } from './suites/routes';
 
 /** The manual-testing event store schema and the topic its events travel on, keyed by project. */
 export const MANUAL_TESTING_SCHEMA = 'manual_testing';
@@ -69,7 +69,7 @@ export interface ManualTestingSettings {
 export interface ManualTestingModule {
   /** Every route, behind the internal-identity check; mount it where the gateway forwards to. */
   router: Router;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   readModel: Projector;
   links: Projector;
   start(): Promise<void>;
@@ -138,7 +138,6 @@ export function createManualTestingModule(
   };
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
-  router.use(refuseViewerWrites);
   registerRoutes(router, [
     ...caseRoutes(deps),
     ...suiteRoutes(deps),

@@ -23,12 +23,12 @@ import {
   type Logger,
   type SqlDatabase,
 } from '@verdict/platform';
-import { importRoutes } from './http/imports.http';
-import { ingestRoutes } from './http/ingest.http';
+import { importRoutes } from './imports/routes';
 import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
-import { createDebugBundleRoutes } from './debugBundle/route';
+import { createDebugBundleRoutes } from './debugBundle/routes';
 import { createReadRoutes, type ArtifactToSign } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';
+import { ingestRoutes } from './runs/routes';
 
 /** The test-results event store schema and the topic its events travel on, keyed by project. */
 export const TEST_RESULTS_SCHEMA = 'test_results';
@@ -79,14 +79,14 @@ export type TestResultsRole = (typeof TEST_RESULTS_ROLES)[number];
 export interface TestResultsModule {
   /** Every route, behind the internal-identity check; mount it where the gateway forwards to. */
   router: Router;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   ingest: Ingest;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** The routes the gateway forwards to this service (it needs them without importing the service). */
-export const testResultsRoutes: RouteSpec[] = [
+export const testResultsRoutes: readonly RouteSpec[] = [
   ...testResultsIngestRoutes,
   ...testResultsImportRoutes,
   ...testResultsReadRoutes,
@@ -140,7 +140,12 @@ export function createTestResultsModule(
   if (serves) {
     registerRoutes(router, [
       ...ingestRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
-      ...importRoutes({ ingest, blobs: ports.blobs, artifactMaxBytes: settings.artifactMaxBytes }),
+      ...importRoutes({
+        ingest,
+        blobs: ports.blobs,
+        artifactMaxBytes: settings.artifactMaxBytes,
+        clock: ports.clock,
+      }),
       ...createReadRoutes(reads),
       ...createDebugBundleRoutes(reads),
     ]);

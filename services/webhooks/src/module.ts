@@ -21,7 +21,7 @@ import {
 import { createWebhookTables, WEBHOOKS_SCHEMA } from './schema';
 import { createSecretBox } from './security/secrets';
 import { systemResolver, withResolveTimeout, type Resolver } from './security/targets';
-import { webhookHttpRoutes } from './subscriptions/http';
+import { webhookHttpRoutes } from './subscriptions/routes';
 import { createSubscriptions } from './subscriptions/subscriptions';
 
 /** The topic the run events come from (the test-results service's), keyed by project. */
@@ -67,7 +67,7 @@ export interface WebhooksSettings {
 export interface WebhooksModule {
   /** Every route, behind the internal-identity check; mount it where the gateway forwards to. */
   router: Router;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   dispatcher: Dispatcher;
   start(): Promise<void>;
   stop(): Promise<void>;

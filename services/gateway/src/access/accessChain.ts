@@ -14,7 +14,7 @@ import type { SessionStore } from './sessions/sessionStore';
  * it on the same prefix.
  */
 
-export { createTokenInfoRouter } from './tokenInfo.http';
+export { createTokenInfoRouter } from './routes';
 export type { AccessContext } from './authorize';
 export type { Principal } from './authenticate';
 

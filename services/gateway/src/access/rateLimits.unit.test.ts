@@ -10,7 +10,7 @@ import {
 import { API_PREFIXES } from '../app';
 import { errorEnvelope, repeat, seededDirectory, startGateway, type TestGateway } from './accessTestKit';
 import type { FakeIdentityDirectory } from './fakeIdentityDirectory';
-import { requireAdminKey } from '../identity/admin.http';
+import { requireAdminKey } from '../identity/adminKey';
 import { ADMIN_KEY_FAILURES_PER_MINUTE, limitFailedAdminKeys, RateLimitConfig } from './rateLimits';
 
 const prefix: string = API_PREFIXES[0];

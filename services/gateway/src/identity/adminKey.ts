@@ -3,12 +3,39 @@
  * its data folder, generated on the first start with mode 0600, so `npm start` needs no setup and the key
  * survives restarts. The launcher prints a generated key once; it is never logged.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, newSecret } from '@verdict/platform';
-import { MIN_ADMIN_KEY_LENGTH } from './admin.http';
+import type { RequestHandler } from 'express';
+import { ConfigError, newSecret, UnauthorizedError } from '@verdict/platform';
 
 export const ADMIN_KEY_FILE = 'admin-key';
+
+/** Shorter keys are refused at startup: the admin API creates tokens for every project. */
+export const MIN_ADMIN_KEY_LENGTH = 16;
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Accepts `Authorization: Bearer <admin key>` only. Both sides are hashed first, so the comparison takes
+ * the same time whatever the length or the content of the key offered.
+ *
+ * @example router.use(requireAdminKey(config.adminKey));
+ */
+export function requireAdminKey(adminKey: string): RequestHandler {
+  if (adminKey.length < MIN_ADMIN_KEY_LENGTH) {
+    throw new TypeError(`The admin key must have at least ${MIN_ADMIN_KEY_LENGTH} characters`);
+  }
+  const expected = digest(adminKey);
+  return (req, _res, next) => {
+    const match = /^Bearer +(\S+) *$/i.exec(req.get('authorization') ?? '');
+    const offered = digest(match?.[1] ?? '');
+    if (!match || !timingSafeEqual(offered, expected)) {
+      throw new UnauthorizedError('A valid admin key is required: Authorization: Bearer <admin key>');
+    }
+    next();
+  };
+}
 
 export interface ResolvedAdminKey {
   key: string;

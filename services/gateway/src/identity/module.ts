@@ -20,7 +20,7 @@ import {
   type Subscription,
 } from '@verdict/platform';
 import type { Router } from 'express';
-import { adminRouter } from './admin.http';
+import { adminRouter } from './routes';
 import { createAdminReads } from './adminReads';
 import { createIdentityCommands, type IdentityCommands } from './commands';
 import type { IdentityDirectory } from './directory';

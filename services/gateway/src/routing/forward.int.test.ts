@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { ErrorEnvelope, ProjectPath } from '@verdict/contracts';
+import { ErrorEnvelope, ProjectPath, READER_ROLES } from '@verdict/contracts';
 import {
   createHttpApp,
   INTERNAL_IDENTITY_HEADER,
@@ -15,13 +15,14 @@ import { CLUSTERS, INTERNAL_SECRET, provision, type GatewayCluster, type Running
 import type { ServiceMount } from './forward';
 
 // A stand-in service with the middleware every real service mounts: it trusts only the internal JWT.
-const echoRoutes: RouteSpec[] = [
+const echoRoutes: readonly RouteSpec[] = [
   {
     method: 'get',
     path: '/{projectId}/echo',
     summary: 'Echo the identity',
     tag: 'Test',
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectPath,
     responses: { 200: { description: 'OK' } },
   },
@@ -31,6 +32,7 @@ const echoRoutes: RouteSpec[] = [
     summary: 'Echo the body',
     tag: 'Test',
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectPath,
     responses: { 200: { description: 'OK' } },
   },

@@ -15,7 +15,7 @@ import {
  */
 export interface ServiceMount {
   name: string;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
   target: { kind: 'in-process'; router: Router } | { kind: 'http'; url: string };
 }
 

@@ -23,7 +23,7 @@ export function patternOf(path: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-export function compileRoutes(owner: string, routes: RouteSpec[]): CompiledRoute[] {
+export function compileRoutes(owner: string, routes: readonly RouteSpec[]): CompiledRoute[] {
   return routes.map((route) => ({
     method: route.method,
     path: route.path,

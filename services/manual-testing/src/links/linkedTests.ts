@@ -9,8 +9,7 @@
  * shows once it does); kept in its own schema so that it is rebuilt without touching the case tables.
  */
 import { parseTestResultsEvent, type ResultItem, keptInstant } from '@verdict/contracts';
-import type { Projection } from '@verdict/platform';
-import { derivedId } from '../shared/ids';
+import { derivedId, type Projection } from '@verdict/platform';
 
 export const LINKS_READ_MODEL = 'manual_testing_links';
 

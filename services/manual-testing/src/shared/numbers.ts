@@ -9,8 +9,7 @@
  * appended since, never the whole stream again.
  */
 import { NumberAllocated } from '@verdict/contracts';
-import { ServiceUnavailableError, VersionConflictError, type EventStore } from '@verdict/platform';
-import { derivedId } from './ids';
+import { derivedId, ServiceUnavailableError, VersionConflictError, type EventStore } from '@verdict/platform';
 
 export type NumberKind = 'case' | 'run' | 'release';
 

@@ -3,33 +3,15 @@
  * and history, specs. The gateway has checked the token's project scope before a request gets here; the
  * queries still read only the path's project, so an id of another project answers 404 NOT_FOUND.
  */
-import type { RequestHandler } from 'express';
 import {
   paginationOf,
   testResultsReadRoutes,
-  ProjectReadPath,
-  SpecsQuery,
-  TestCaseHistoryParams,
-  TestCaseHistoryQuery,
-  TestCaseIncludeQuery,
-  TestCasePath,
-  TestRunDetailQuery,
-  TestRunPath,
-  TestRunsQuery,
   type ArtifactDownload,
   type Pagination,
   type TestCaseDetail,
   type TestRunDetail,
 } from '@verdict/contracts';
-import {
-  NotFoundError,
-  parseParams,
-  parseQuery,
-  sendData,
-  sendList,
-  type ApiRoute,
-  type SqlExecutor,
-} from '@verdict/platform';
+import { bindRoutes, NotFoundError, reply, type BoundRoute, type SqlExecutor } from '@verdict/platform';
 import {
   findRun,
   findTestCase,
@@ -109,7 +91,7 @@ function paginationOfOffset(offset: number, limit: number, total: number): Pagin
  *
  * @example registerRoutes(router, createReadRoutes({ db, schema: RUNS_READ_MODEL, publicUrl, signArtifactUrl }));
  */
-export function createReadRoutes(options: ReadRoutesOptions): ApiRoute[] {
+export function createReadRoutes(options: ReadRoutesOptions): BoundRoute[] {
   const store: ReadStore = { db: options.db, schema: options.schema };
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const unsignedUrl = (artifact: ArtifactToSign) =>
@@ -128,77 +110,50 @@ export function createReadRoutes(options: ReadRoutesOptions): ApiRoute[] {
     }));
   }
 
-  const handlers: Record<string, RequestHandler[]> = {
-    'get /{projectId}/test-runs': [
-      async (req, res) => {
-        const { projectId } = parseParams(ProjectReadPath, req);
-        const query = parseQuery(TestRunsQuery, req);
-        const { items, total } = await listRuns(store, projectId, query);
-        sendList(res, items, paginationOf(query.page, query.limit, total));
-      },
-    ],
-    'get /{projectId}/test-runs/{runId}': [
-      async (req, res) => {
-        const { projectId, runId } = parseParams(TestRunPath, req);
-        const { include = [], urls } = parseQuery(TestRunDetailQuery, req);
-        const run = await findRun(store, projectId, runId);
-        if (!run) throw new NotFoundError('Test run not found');
-        const detail: TestRunDetail = { ...run };
-        if (include.includes('errors')) detail.errors = await runErrors(store, runId);
-        if (include.includes('coverage')) detail.coverage = await runCoverage(store, runId);
-        if (include.includes('specs')) detail.specs = await runSpecs(store, runId);
-        if (include.includes('artifacts')) detail.artifacts = await artifactsSection(projectId, runId, urls);
-        sendData(res, detail);
-      },
-    ],
-    'get /{projectId}/test-cases/{caseId}': [
-      async (req, res) => {
-        const { projectId, caseId } = parseParams(TestCasePath, req);
-        // Without history, its parameters are ignored (spec §4.10), a repeated one too.
-        const { include = [] } = parseQuery(TestCaseIncludeQuery, req, {
-          allowRepeated: ['historyPage', 'historyLimit', 'historyStatus'],
+  return bindRoutes(testResultsReadRoutes, {
+    'get /{projectId}/test-runs': async ({ query }, { projectId }) => {
+      const { items, total } = await listRuns(store, projectId, query);
+      return reply.page(items, paginationOf(query.page, query.limit, total));
+    },
+    'get /{projectId}/test-runs/{runId}': async ({ params, query }, { projectId }) => {
+      const { runId } = params;
+      const { include = [], urls } = query;
+      const run = await findRun(store, projectId, runId);
+      if (!run) throw new NotFoundError('Test run not found');
+      const detail: TestRunDetail = { ...run };
+      if (include.includes('errors')) detail.errors = await runErrors(store, runId);
+      if (include.includes('coverage')) detail.coverage = await runCoverage(store, runId);
+      if (include.includes('specs')) detail.specs = await runSpecs(store, runId);
+      if (include.includes('artifacts')) detail.artifacts = await artifactsSection(projectId, runId, urls);
+      return detail;
+    },
+    'get /{projectId}/test-cases/{caseId}': async ({ params, query }, { projectId }) => {
+      const { caseId } = params;
+      // Spec §4.10: without history, its parameters are ignored (the query's schema drops them).
+      const { include = [], historyPage, historyLimit, historyStatus } = query;
+      const testCase = await findTestCase(store, projectId, caseId);
+      if (!testCase) throw new NotFoundError('Test case not found');
+      const detail: TestCaseDetail = { ...testCase };
+      if (include.includes('history')) {
+        const { items, total } = await testCaseHistory(store, projectId, caseId, {
+          offset: (historyPage - 1) * historyLimit,
+          limit: historyLimit,
+          outcome: historyStatus,
         });
-        // Spec §4.10: the history parameters are ignored without history, so not even validated then.
-        const history = include.includes('history') ? parseQuery(TestCaseHistoryParams, req) : null;
-        const testCase = await findTestCase(store, projectId, caseId);
-        if (!testCase) throw new NotFoundError('Test case not found');
-        const detail: TestCaseDetail = { ...testCase };
-        if (history) {
-          const offset = (history.historyPage - 1) * history.historyLimit;
-          const { items, total } = await testCaseHistory(store, projectId, caseId, {
-            offset,
-            limit: history.historyLimit,
-            outcome: history.historyStatus,
-          });
-          detail.history = {
-            items,
-            pagination: paginationOf(history.historyPage, history.historyLimit, total),
-          };
-        }
-        sendData(res, detail);
-      },
-    ],
-    'get /{projectId}/test-cases/{caseId}/history': [
-      async (req, res) => {
-        const { projectId, caseId } = parseParams(TestCasePath, req);
-        const { offset, limit } = parseQuery(TestCaseHistoryQuery, req);
-        if (!(await findTestCase(store, projectId, caseId))) throw new NotFoundError('Test case not found');
-        const { items, total } = await testCaseHistory(store, projectId, caseId, { offset, limit });
-        sendList(res, items, paginationOfOffset(offset, limit, total));
-      },
-    ],
-    'get /{projectId}/specs': [
-      async (req, res) => {
-        const { projectId } = parseParams(ProjectReadPath, req);
-        const query = parseQuery(SpecsQuery, req);
-        const { items, total } = await listSpecs(store, projectId, query);
-        sendList(res, items, paginationOf(query.page, query.limit, total));
-      },
-    ],
-  };
-  return testResultsReadRoutes.map((spec) => {
-    const route = handlers[`${spec.method} ${spec.path}`];
-    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
-    return { ...spec, handlers: route };
+        detail.history = { items, pagination: paginationOf(historyPage, historyLimit, total) };
+      }
+      return detail;
+    },
+    'get /{projectId}/test-cases/{caseId}/history': async ({ params, query }, { projectId }) => {
+      const { offset, limit } = query;
+      const { caseId } = params;
+      if (!(await findTestCase(store, projectId, caseId))) throw new NotFoundError('Test case not found');
+      const { items, total } = await testCaseHistory(store, projectId, caseId, { offset, limit });
+      return reply.page(items, paginationOfOffset(offset, limit, total));
+    },
+    'get /{projectId}/specs': async ({ query }, { projectId }) => {
+      const { items, total } = await listSpecs(store, projectId, query);
+      return reply.page(items, paginationOf(query.page, query.limit, total));
+    },
   });
 }

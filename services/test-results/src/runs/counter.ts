@@ -7,8 +7,7 @@
  * reads only what came after it.
  */
 import { RunCounterAllocated, parseTestResultsEvent, type EventOf } from '@verdict/contracts';
-import type { Decider } from '@verdict/platform';
-import { derivedId } from './run';
+import { derivedId, type Decider } from '@verdict/platform';
 
 export type CounterEvent = EventOf<typeof RunCounterAllocated> & { eventId?: string };
 

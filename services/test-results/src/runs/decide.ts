@@ -23,10 +23,9 @@ import {
   type RunStatus,
   type Shard,
 } from '@verdict/contracts';
-import { ConflictError, NotFoundError, ValidationError, type Decider } from '@verdict/platform';
+import { ConflictError, derivedId, NotFoundError, ValidationError, type Decider } from '@verdict/platform';
 import { resultEvents } from './results';
 import {
-  derivedId,
   evolve,
   initialState,
   parseRunEvent,

@@ -14,7 +14,8 @@ import { CLOCK_SKEW_MS, combinedStatus, runDecider, type CreateRun, type FinishR
 import { realisticResult } from './fixtures';
 import { given } from '@verdict/platform/testing';
 import { resultEventId } from './results';
-import { derivedId, evolve, initialState, summaryOf, type RunEvent } from './run';
+import { derivedId } from '@verdict/platform';
+import { evolve, initialState, summaryOf, type RunEvent } from './run';
 
 const now = new Date('2026-03-01T10:00:00.000Z');
 const later = new Date('2026-03-01T10:30:00.000Z');

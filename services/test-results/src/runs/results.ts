@@ -5,8 +5,8 @@
  * its event id alone. Pure.
  */
 import { MAX_RESULTS_PER_BATCH, ResultItem, TestResultRecorded, resultKey } from '@verdict/contracts';
-import { ValidationError, describeIssues, safeParseNested } from '@verdict/platform';
-import { derivedId, type RunEvent } from './run';
+import { ValidationError, derivedId, describeIssues, safeParseNested } from '@verdict/platform';
+import type { RunEvent } from './run';
 
 /** A refusal lists this many problems and counts the rest, so a batch of garbage gets a readable answer. */
 export const MAX_LISTED_PROBLEMS = 100;

@@ -4,7 +4,6 @@
  * are decided on this state but recorded in streams of their own, so the lifecycle stays a handful of
  * events however large the run. Pure: no I/O, no clock, no random ids.
  */
-import { createHash } from 'node:crypto';
 import {
   keptInstant,
   parseTestResultsEvent,
@@ -75,20 +74,6 @@ export const resultStripeOf = (firstEventId: string): number =>
   Number.parseInt(firstEventId.replace(/-/g, '').slice(0, 8), 16) % RESULT_STRIPES || 0;
 export const runArtifactsStream = (runId: string): string => `run-${runId}-artifacts`;
 export const runCoverageStream = (runId: string): string => `run-${runId}-coverage`;
-
-/**
- * A UUID (version 8, RFC 9562) derived from SHA-256 of its parts: the same parts give the same id, so an
- * event recorded once is found again by its id when it is sent again.
- *
- * @example const eventId = derivedId(runId, resultKey(item));
- */
-export function derivedId(...parts: string[]): string {
-  const bytes = createHash('sha256').update(JSON.stringify(parts)).digest().subarray(0, 16);
-  bytes[6] = 0x80 | ((bytes[6] ?? 0) & 0x0f);
-  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 export function initialState(): RunState {
   return { status: 'none' };

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { Router } from 'express';
-import { ErrorEnvelope, ProjectPath, SessionInfo } from '@verdict/contracts';
+import { ErrorEnvelope, ProjectPath, READER_ROLES, SessionInfo } from '@verdict/contracts';
 import {
   createHttpApp,
   listen,
@@ -26,6 +26,7 @@ const echoRoutes: RouteSpec[] = ['get', 'post'].map((method) => ({
   summary: 'Echo',
   tag: 'Test',
   security: 'bearer',
+  roles: READER_ROLES,
   params: ProjectPath,
   responses: { 200: { description: 'OK' } },
 }));

@@ -3,15 +3,8 @@
  * checked the token's project scope; the queries still read only the path's project, so a run or case
  * of another project answers its scope's 404.
  */
-import type { Request, Response } from 'express';
-import {
-  debugBundleRoutes,
-  paginationOf,
-  ProjectReadPath,
-  type DebugBundleEnvelope,
-  type Pagination,
-} from '@verdict/contracts';
-import { parseParams, type ApiRoute } from '@verdict/platform';
+import { debugBundleRoutes, paginationOf, type Pagination } from '@verdict/contracts';
+import { bindRoutes, reply, type BoundRoute } from '@verdict/platform';
 import { renderMarkdown } from './markdown';
 import { parseDebugBundleQuery, rawQueryOf, type DebugBundleRequest } from './params';
 import { runBundle, suiteBundle, testBundle, type BundleSources } from './query';
@@ -51,22 +44,17 @@ async function answerOf(
   }
 }
 
-function send(res: Response, request: DebugBundleRequest, answer: Answer): void {
+function replyOf(request: DebugBundleRequest, answer: Answer) {
   if (request.as === 'markdown') {
     // Spec §4.2: the Markdown body is the document itself, not an envelope.
     const markdown = renderMarkdown(answer.data, {
       ...(request.budgetChars === undefined ? {} : { budgetChars: request.budgetChars }),
       ...(answer.pagination === undefined ? {} : { pagination: answer.pagination }),
     });
-    res.status(200).type('text/markdown; charset=utf-8').send(markdown);
-    return;
+    return reply.body('text/markdown; charset=utf-8', markdown);
   }
-  const body: DebugBundleEnvelope = {
-    success: true,
-    data: answer.data,
-    ...(answer.pagination === undefined ? {} : { pagination: answer.pagination }),
-  };
-  res.status(200).json(body);
+  // Run and suite scopes are pages of failing tests; the test scope is one bundle.
+  return answer.pagination === undefined ? answer.data : reply.page(answer.data, answer.pagination);
 }
 
 /**
@@ -74,17 +62,12 @@ function send(res: Response, request: DebugBundleRequest, answer: Answer): void 
  *
  * @example registerRoutes(router, createDebugBundleRoutes({ db, schema: RUNS_READ_MODEL, publicUrl, signArtifactUrl }));
  */
-export function createDebugBundleRoutes(options: DebugBundleRoutesOptions): ApiRoute[] {
-  const handle = async (req: Request, res: Response) => {
-    const { projectId } = parseParams(ProjectReadPath, req);
-    // The raw URL, not req.query: rule 8 (a parameter sent twice) must not depend on Express's parser.
-    const request = parseDebugBundleQuery(rawQueryOf(req.originalUrl));
-    send(res, request, await answerOf(options, projectId, request));
-  };
-  const handlers: Record<string, ApiRoute['handlers']> = { 'get /{projectId}/debug-bundle': [handle] };
-  return debugBundleRoutes.map((spec) => {
-    const route = handlers[`${spec.method} ${spec.path}`];
-    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
-    return { ...spec, handlers: route };
+export function createDebugBundleRoutes(options: DebugBundleRoutesOptions): BoundRoute[] {
+  return bindRoutes(debugBundleRoutes, {
+    'get /{projectId}/debug-bundle': async (_input, { projectId, req }) => {
+      // The raw URL, not req.query: rule 8 (a parameter sent twice) must not depend on Express's parser.
+      const request = parseDebugBundleQuery(rawQueryOf(req.originalUrl));
+      return replyOf(request, await answerOf(options, projectId, request));
+    },
   });
 }

@@ -3,18 +3,17 @@
  * paginated read, and a replay of the letters not replayed yet into the consumers that failed them.
  * `npm run dlq` is a client of these two routes, in both modes.
  */
-import { DeadLettersQuery, paginationOf, ReplayDeadLettersRequest } from '@verdict/contracts';
+import { deadLetterAdminRoutes, paginationOf } from '@verdict/contracts';
 import {
-  parseBody,
-  parseQuery,
+  bindRoutes,
+  registerRoutes,
   replayDeadLetters,
-  sendData,
-  sendList,
+  reply,
   type DeadLetterStore,
   type EventBus,
 } from '@verdict/platform';
 import { Router } from 'express';
-import { requireAdminKey } from '../identity/admin.http';
+import { requireAdminKey } from '../identity/adminKey';
 
 /**
  * The dead-letter routes, behind the admin key; mount under `/admin/v1`.
@@ -24,17 +23,13 @@ import { requireAdminKey } from '../identity/admin.http';
 export function deadLetterRouter(ports: { store: DeadLetterStore; bus: EventBus }, adminKey: string): Router {
   const router = Router();
   router.use('/dead-letters', requireAdminKey(adminKey));
-
-  router.get('/dead-letters', async (req, res) => {
-    const { page, limit, ...filter } = parseQuery(DeadLettersQuery, req);
-    const { items, total } = await ports.store.list({ ...filter, page, limit });
-    sendList(res, items, paginationOf(page, limit, total));
+  const routes = bindRoutes(deadLetterAdminRoutes, {
+    'get /dead-letters': async ({ query: { page, limit, ...filter } }) => {
+      const { items, total } = await ports.store.list({ ...filter, page, limit });
+      return reply.page(items, paginationOf(page, limit, total));
+    },
+    'post /dead-letters/replay': async ({ body }) => ({ replayed: await replayDeadLetters(ports, body) }),
   });
-
-  router.post('/dead-letters/replay', async (req, res) => {
-    const filter = parseBody(ReplayDeadLettersRequest, req);
-    sendData(res, { replayed: await replayDeadLetters(ports, filter) });
-  });
-
+  registerRoutes(router, routes);
   return router;
 }

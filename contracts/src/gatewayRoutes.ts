@@ -14,25 +14,20 @@ import {
   CreateOrganizationRequest,
   CreateProjectRequest,
   CreateUserRequest,
-  DeadLetterRecord,
-  DeadLettersQuery,
-  ErrorEnvelope,
   IssuedToken,
   IssueTokenRequest,
-  listEnvelope,
-  ProjectPath,
+  RevokedToken,
+  SetMembershipRequest,
+} from './identity';
+import {
+  DeadLetterRecord,
+  DeadLettersQuery,
   ReplayDeadLettersRequest,
   ReplayedDeadLetters,
-  RevokedToken,
-  SessionInfo,
-  SetMembershipRequest,
-  SignedOut,
-  SignInRequest,
-  successEnvelope,
-  TokenInfo,
-  TokenInfoQuery,
-} from '@verdict/contracts';
-import type { RouteSpec } from '@verdict/platform';
+} from './deadLetters';
+import { ErrorEnvelope, listEnvelope, successEnvelope } from './envelope';
+import { ProjectPath, SessionInfo, SignedOut, SignInRequest, TokenInfo, TokenInfoQuery } from './gateway';
+import { defineRoutes, READER_ROLES, ROLES } from './http';
 
 const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') => ({
   description,
@@ -40,8 +35,12 @@ const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') =
 });
 const refused = (description: string) => ({ description, schema: ErrorEnvelope });
 
-/** The web app's session (docs/web.md): sign in, who am I, sign out. */
-export const sessionRoutes: RouteSpec[] = [
+/**
+ * The web app's session (docs/web.md): sign in, who am I, sign out. Not project routes: the gateway's
+ * session router serves them itself (the route binder serves project routes), so any signed-in person,
+ * whatever their roles, reaches them.
+ */
+export const sessionRoutes = defineRoutes([
   {
     method: 'post',
     path: '/session',
@@ -71,6 +70,7 @@ export const sessionRoutes: RouteSpec[] = [
     description: 'With a bearer token instead of a session, the same answer for that token (csrfToken null).',
     tag: 'Session',
     security: 'bearer',
+    roles: ROLES,
     responses: { 200: ok(SessionInfo) },
   },
   {
@@ -81,17 +81,13 @@ export const sessionRoutes: RouteSpec[] = [
       'Needs the X-CSRF-Token header, as every write made with a session. With a bearer token: 400.',
     tag: 'Session',
     security: 'bearer',
+    roles: ROLES,
     responses: { 200: ok(SignedOut, 'Signed out') },
   },
-];
+]);
 
-/**
- * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
- * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
- * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
- */
-export const gatewayApiRoutes: RouteSpec[] = [
-  ...sessionRoutes,
+/** GET /{projectId}/token-info (spec §4.1): what the calling token is and may reach. */
+export const tokenInfoRoutes = defineRoutes([
   {
     method: 'get',
     path: '/{projectId}/token-info',
@@ -99,14 +95,22 @@ export const gatewayApiRoutes: RouteSpec[] = [
     description: 'No parameters: any query parameter answers 400 VALIDATION_ERROR naming it.',
     tag: 'Token Info',
     security: 'bearer',
+    roles: READER_ROLES,
     params: ProjectPath,
     query: TokenInfoQuery,
     responses: { 200: ok(TokenInfo) },
   },
-];
+]);
 
-/** The administration API (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
-export const adminRoutes: RouteSpec[] = [
+/**
+ * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
+ * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
+ * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
+ */
+export const gatewayApiRoutes = [...sessionRoutes, ...tokenInfoRoutes] as const;
+
+/** The administration API's identity routes (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
+export const identityAdminRoutes = defineRoutes([
   {
     method: 'get',
     path: '/organizations',
@@ -205,6 +209,19 @@ export const adminRoutes: RouteSpec[] = [
     },
   },
   {
+    method: 'delete',
+    path: '/tokens/{tokenId}',
+    summary: 'Revoke a token; it fails with 401 on the very next request, on every gateway replica',
+    tag: 'Administration',
+    security: 'admin',
+    params: AdminTokenPath,
+    responses: { 200: ok(RevokedToken) },
+  },
+]);
+
+/** The dead letters of every consumer, for operators (docs/operations.md), under /admin/v1. */
+export const deadLetterAdminRoutes = defineRoutes([
+  {
     method: 'get',
     path: '/dead-letters',
     summary: 'List dead letters, oldest first: messages a consumer could not handle after its retries',
@@ -230,13 +247,7 @@ export const adminRoutes: RouteSpec[] = [
     body: ReplayDeadLettersRequest,
     responses: { 200: ok(ReplayedDeadLetters) },
   },
-  {
-    method: 'delete',
-    path: '/tokens/{tokenId}',
-    summary: 'Revoke a token; it fails with 401 on the very next request, on every gateway replica',
-    tag: 'Administration',
-    security: 'admin',
-    params: AdminTokenPath,
-    responses: { 200: ok(RevokedToken) },
-  },
-];
+]);
+
+/** The administration API (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
+export const adminRoutes = [...identityAdminRoutes, ...deadLetterAdminRoutes] as const;

@@ -1,53 +1,14 @@
 /**
- * The analytics routes (spec §4.6–§4.8, API.md). The gateway has checked the token's project before a
- * request gets here; every query reads only the path's project.
+ * What a PDF report shows (API.md "PDF report"): a run's figures and its slowest and flaky tests, or a
+ * period's summary, pass-rate trend and top tests, read from the analytics read model.
  */
-import type { RequestHandler } from 'express';
-import {
-  AnalyticsNoQuery,
-  AnalyticsPath,
-  analyticsRoutes,
-  daysOfRange,
-  ExecutionPerformanceQuery,
-  ExplorerQuery,
-  ReportRequest,
-  SummaryQuery,
-} from '@verdict/contracts';
-import {
-  NotFoundError,
-  parseBody,
-  parseParams,
-  parseQuery,
-  sendData,
-  type ApiRoute,
-  type Clock,
-  type SqlExecutor,
-} from '@verdict/platform';
-import { explore, type ReadStore } from '../queries/explorer';
-import {
-  dashboardOf,
-  executionPerformance,
-  filtersOf,
-  findRun,
-  passRateTrend,
-  slowestTests,
-  topFlaky,
-} from '../queries/overview';
+import { daysOfRange, type ReportRequest } from '@verdict/contracts';
+import { NotFoundError } from '@verdict/platform';
+import type { ReadStore } from '../queries/explorer';
+import { findRun, passRateTrend, slowestTests, topFlaky } from '../queries/overview';
 import { analyticsSummary } from '../queries/summary';
-import { usageOf } from '../queries/usage';
 import { fileNameOf, lastDays, round2 } from '../queries/window';
-import { renderReport, type ReportContent } from '../reports/pdf';
-
-export interface AnalyticsRoutesOptions {
-  db: SqlExecutor;
-  /** Schema of the analytics read model. */
-  schema: string;
-  /** Schema of the organizations read model. */
-  organizations: string;
-  clock: Clock;
-  /** VERDICT_PUBLIC_URL: where a report's links to the web app point. */
-  publicUrl: string;
-}
+import type { ReportContent } from './pdf';
 
 /** A test's full title, and its platform (Playwright project) when it has one. */
 const onPlatform = (row: { title: string; platform: string }) =>
@@ -89,7 +50,8 @@ async function failingTests(store: ReadStore, runId: string, publicUrl: string, 
 /** A run report lists at most this many failing tests (and says how many more there are). */
 const MAX_REPORTED_FAILURES = 200;
 
-async function runReport(
+/** The report of one run; its failing tests link to their pages in the web app at `publicUrl`. */
+export async function runReport(
   store: ReadStore,
   projectId: string,
   runId: string,
@@ -147,7 +109,8 @@ async function runReport(
   };
 }
 
-async function periodReport(
+/** The report of the last days of `range`. */
+export async function periodReport(
   store: ReadStore,
   projectId: string,
   range: NonNullable<ReportRequest['dateRange']>,
@@ -191,77 +154,4 @@ async function periodReport(
     })),
     generatedAt: now,
   };
-}
-
-/**
- * @example registerRoutes(router, createAnalyticsRoutes({ db, schema, organizations, clock }));
- */
-export function createAnalyticsRoutes(options: AnalyticsRoutesOptions): ApiRoute[] {
-  const store: ReadStore = { db: options.db, schema: options.schema };
-  const now = () => options.clock.now();
-  const handlers: Record<string, RequestHandler[]> = {
-    'get /{projectId}/test-case-explorer': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        sendData(res, await explore(store, projectId, parseQuery(ExplorerQuery, req), now()));
-      },
-    ],
-    'get /{projectId}/analytics/summary': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        sendData(res, await analyticsSummary(store, projectId, parseQuery(SummaryQuery, req), now()));
-      },
-    ],
-    'get /{projectId}/analytics/execution-performance': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        const query = parseQuery(ExecutionPerformanceQuery, req);
-        sendData(res, await executionPerformance(store, projectId, query, now()));
-      },
-    ],
-    'get /{projectId}/usage': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        parseQuery(AnalyticsNoQuery, req);
-        sendData(res, await usageOf({ ...store, organizations: options.organizations }, projectId, now()));
-      },
-    ],
-    'get /{projectId}/dashboard': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        parseQuery(AnalyticsNoQuery, req);
-        sendData(res, await dashboardOf(store, projectId, now()));
-      },
-    ],
-    'get /{projectId}/filters': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        parseQuery(AnalyticsNoQuery, req);
-        sendData(res, await filtersOf(store, projectId));
-      },
-    ],
-    'post /{projectId}/reports': [
-      async (req, res) => {
-        const { projectId } = parseParams(AnalyticsPath, req);
-        const body = parseBody(ReportRequest, req);
-        const at = now();
-        const content =
-          body.runId !== undefined
-            ? await runReport(store, projectId, body.runId, at, options.publicUrl)
-            : await periodReport(store, projectId, body.dateRange ?? '30d', at);
-        const pdf = await renderReport(content);
-        const name = body.runId !== undefined ? `run-${body.runId}` : `report-${body.dateRange ?? '30d'}`;
-        res
-          .status(200)
-          .type('application/pdf')
-          .set('Content-Disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9_-]/g, '_')}.pdf"`)
-          .send(pdf);
-      },
-    ],
-  };
-  return analyticsRoutes.map((spec) => {
-    const route = handlers[`${spec.method} ${spec.path}`];
-    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
-    return { ...spec, handlers: route };
-  });
 }

@@ -1,40 +1,46 @@
+/**
+ * The import routes of API.md: a Playwright JSON report or JUnit XML becomes one finished run, through
+ * the ordinary ingest use cases.
+ */
 import { createHash } from 'node:crypto';
-import express, { type Request, type RequestHandler } from 'express';
+import express from 'express';
 import {
-  ImportQuery,
   MAX_RESULTS_PER_BATCH,
-  RunPath,
   testResultsImportRoutes,
   type ArtifactRecord,
+  type ImportQuery,
   type ResultItem,
   type RunSummary,
   type StartRunRequest,
 } from '@verdict/contracts';
 import {
+  bindRoutes,
   ConflictError,
   newId,
-  parseParams,
-  parseQuery,
-  sendData,
+  reply,
   storable,
   ValidationError,
-  type ApiRoute,
   type BlobStore,
+  type BoundRoute,
+  type Clock,
+  type ProjectContext,
 } from '@verdict/platform';
-import { decodeXml, parseJUnitXml, parsePlaywrightReport, type PendingAttachment } from '../imports';
 import type { Ingest } from '../runs/ingest';
 import { distinctResults } from '../runs/results';
+import { parseJUnitXml } from './junit';
+import { parsePlaywrightReport, type PendingAttachment } from './playwright';
+import { decodeXml } from './xml';
 
 export interface ImportRoutesOptions {
   ingest: Ingest;
   blobs: BlobStore;
   artifactMaxBytes: number;
+  /** The start of a JUnit report that states none. */
+  clock: Clock;
 }
 
 /** Bytes: the XML's own declaration may name its encoding (decodeXml), which a text parser would ignore. */
 const readXml = express.raw({ type: ['application/xml', 'text/xml'], limit: '10mb' });
-const projectOf = (req: Request) => parseParams(RunPath.pick({ projectId: true }), req).projectId;
-const contextOf = (req: Request) => ({ correlationId: req.get('x-request-id') ?? null });
 
 interface ParsedReport {
   digest: string;
@@ -50,9 +56,13 @@ interface ParsedReport {
  * With `finish=false` the run stays running, for more reports under the same ciRunId, artifacts, coverage
  * and the client's own finish.
  */
-async function importReport(req: Request, options: ImportRoutesOptions, report: ParsedReport) {
-  const projectId = projectOf(req);
-  const query = parseQuery(ImportQuery, req);
+async function importReport(
+  options: ImportRoutesOptions,
+  query: ImportQuery,
+  ctx: ProjectContext,
+  report: ParsedReport,
+) {
+  const { projectId } = ctx;
   const ciRunId = query.ciRunId ?? `import-${report.digest}`;
   const start: StartRunRequest = {
     ...report.start,
@@ -62,7 +72,7 @@ async function importReport(req: Request, options: ImportRoutesOptions, report: 
     ...(query.environment ? { environment: query.environment } : {}),
     ...(query.commitSha ? { commit: { sha: query.commitSha } } : {}),
   };
-  const context = contextOf(req);
+  const context = { correlationId: ctx.correlationId };
   const { run, created } = await options.ingest
     .startRun(projectId, start, context)
     .catch((error: unknown) => {
@@ -174,65 +184,58 @@ async function storeEmbedded(
 
 const digestOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
-function playwright(options: ImportRoutesOptions): RequestHandler {
-  return async (req, res) => {
-    if (req.body === undefined || typeof req.body !== 'object') {
-      throw new ValidationError('body: expected the JSON written by Playwright’s json reporter');
-    }
-    const parsed = parsePlaywrightReport(req.body);
-    const { run, created } = await importReport(req, options, {
-      digest: digestOf(JSON.stringify(req.body)),
-      start: {
-        framework: parsed.run.framework,
-        ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
-      },
-      ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
-      results: parsed.results,
-      attachments: parsed.attachments,
-    });
-    sendData(res, run, created ? 201 : 200);
-  };
-}
-
-function junit(options: ImportRoutesOptions): RequestHandler[] {
-  return [
-    readXml,
-    async (req, res) => {
-      const xml = Buffer.isBuffer(req.body) ? decodeXml(req.body, req.get('content-type')) : '';
-      if (xml.trim() === '') {
-        throw new ValidationError('body: expected JUnit XML (Content-Type: application/xml)');
-      }
-      const parsed = parseJUnitXml(xml, { startedAt: new Date().toISOString() });
-      const { run, created } = await importReport(req, options, {
-        digest: digestOf(xml),
-        start: {
-          ...(parsed.run.framework ? { framework: parsed.run.framework } : {}),
-          ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
-        },
-        ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
-        // XML may carry a NUL or a lone surrogate (as a character or a reference), which PostgreSQL cannot
-        // store: replaced with U+FFFD, as in JSON bodies.
-        results: parsed.results.map((item) => storable(item) as ResultItem),
-        attachments: [],
-      });
-      sendData(res, run, created ? 201 : 200);
-    },
-  ];
-}
+/** Answers the run of an import: 201 when this import created it, 200 when it replayed into it. */
+const answerOf = ({ run, created }: { run: RunSummary; created: boolean }) =>
+  created ? reply.created(run) : run;
 
 /**
- * The import routes of API.md: a Playwright JSON report or JUnit XML becomes one finished run.
- *
- * @example registerRoutes(router, importRoutes({ ingest, blobs, artifactMaxBytes }));
+ * @example registerRoutes(router, importRoutes({ ingest, blobs, artifactMaxBytes, clock }));
  */
-export function importRoutes(options: ImportRoutesOptions): ApiRoute[] {
-  const handlers: Record<string, RequestHandler[]> = {
-    'post /{projectId}/imports/playwright': [playwright(options)],
-    'post /{projectId}/imports/junit': junit(options),
-  };
-  return testResultsImportRoutes.map((spec) => {
-    const route = handlers[`${spec.method} ${spec.path}`];
-    if (!route) throw new Error(`No handler for ${spec.method} ${spec.path}`);
-    return { ...spec, handlers: route };
+export function importRoutes(options: ImportRoutesOptions): BoundRoute[] {
+  return bindRoutes(testResultsImportRoutes, {
+    'post /{projectId}/imports/playwright': async ({ query }, ctx) => {
+      const report: unknown = ctx.req.body;
+      if (report === undefined || typeof report !== 'object') {
+        throw new ValidationError('body: expected the JSON written by Playwright’s json reporter');
+      }
+      const parsed = parsePlaywrightReport(report);
+      return answerOf(
+        await importReport(options, query, ctx, {
+          digest: digestOf(JSON.stringify(report)),
+          start: {
+            framework: parsed.run.framework,
+            ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
+          },
+          ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
+          results: parsed.results,
+          attachments: parsed.attachments,
+        }),
+      );
+    },
+    'post /{projectId}/imports/junit': {
+      before: [readXml],
+      handle: async ({ query }, ctx) => {
+        const { req } = ctx;
+        const xml = Buffer.isBuffer(req.body) ? decodeXml(req.body, req.get('content-type')) : '';
+        if (xml.trim() === '') {
+          throw new ValidationError('body: expected JUnit XML (Content-Type: application/xml)');
+        }
+        const parsed = parseJUnitXml(xml, { startedAt: options.clock.now().toISOString() });
+        return answerOf(
+          await importReport(options, query, ctx, {
+            digest: digestOf(xml),
+            start: {
+              ...(parsed.run.framework ? { framework: parsed.run.framework } : {}),
+              ...(parsed.run.startedAt ? { startedAt: parsed.run.startedAt } : {}),
+            },
+            ...(parsed.run.durationMs !== undefined ? { durationMs: parsed.run.durationMs } : {}),
+            // XML may carry a NUL or a lone surrogate (as a character or a reference), which PostgreSQL
+            // cannot store: replaced with U+FFFD, as in JSON bodies.
+            results: parsed.results.map((item) => storable(item) as ResultItem),
+            attachments: [],
+          }),
+        );
+      },
+    },
   });
 }

@@ -6,7 +6,9 @@ import {
   createHttpApp,
   createProjector,
   createSqlEventStore,
+  newSecret,
   registerRoutes,
+  requireInternalIdentity,
   silentLogger,
   type SqlDatabase,
 } from '@verdict/platform';
@@ -15,6 +17,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
 import { createIngest } from '../runs/ingest';
+import { memberIdentity } from '../testing';
 import { createReadRoutes } from './routes';
 
 // The read routes over a read model projected from real ingest events (PGlite): two runs of project-1
@@ -25,6 +28,8 @@ const P2 = 'project-2';
 const FILE = 'tests/cart.spec.ts';
 const OTHER_FILE = 'tests/login.spec.ts';
 const SCHEMA = 'reads_test';
+/** The gateway's secret: every request comes as the gateway forwards it, for the path's project. */
+const SECRET = newSecret(32);
 
 function result(
   title: string,
@@ -139,6 +144,7 @@ beforeAll(async () => {
 
   const http = createHttpApp({ logger: silentLogger(), service: 'test-results' });
   const router = express.Router();
+  router.use(requireInternalIdentity({ secret: SECRET }));
   registerRoutes(
     router,
     createReadRoutes({
@@ -157,7 +163,10 @@ afterAll(async () => {
   await db?.close();
 });
 
-const get = (path: string) => request(app).get(path);
+const get = (path: string) =>
+  request(app)
+    .get(path)
+    .set(memberIdentity(SECRET, decodeURIComponent(path.split('/')[1] ?? '')));
 
 async function expectValidation(path: string, parameter: string) {
   const response = await get(path);

@@ -1,24 +1,13 @@
 /** The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4). */
-import type { Request, RequestHandler, Response } from 'express';
+import { MANUAL_LIMITS, manualRunRoutes, paginationOf, type CreateManualRunRequest } from '@verdict/contracts';
 import {
-  CreateManualRunRequest,
-  MANUAL_LIMITS,
-  ManualRunCasePath,
-  ManualRunPath,
-  ManualRunsQuery,
-  paginationOf,
-  UpdateRunCaseRequest,
-} from '@verdict/contracts';
-import {
+  bindRoutes,
   NotFoundError,
   newId,
-  parseBody,
-  parseParams,
-  parseQuery,
-  sendData,
-  sendList,
+  reply,
   ValidationError,
-  type ApiRoute,
+  type BoundRoute,
+  type ProjectContext,
 } from '@verdict/platform';
 import {
   casesForRun,
@@ -30,18 +19,18 @@ import {
   runIdOf,
   type ReadStore,
 } from '../projections/queries';
-import { actorOf, contextOf, projectOf, routesOf, type RouteDeps } from '../shared/http';
+import type { RouteDeps } from '../shared/routeDeps';
 import { runDecider, runStream } from './run';
 
 /** A user `_id` or e-mail among the members of the caller's organization; a 400 naming the field if not. */
 export async function assigneeOf(
   read: ReadStore,
-  res: Response,
+  ctx: ProjectContext,
   ref: string | null | undefined,
   field = 'assigneeUserId',
 ): Promise<string | null | undefined> {
   if (ref === undefined || ref === null) return ref;
-  const userId = await memberUserId(read, res.locals.identity.organizationId, ref);
+  const userId = await memberUserId(read, ctx.organizationId, ref);
   if (userId === null) {
     throw new ValidationError(`${field}: no member of this organization has this user id or e-mail`);
   }
@@ -60,17 +49,19 @@ async function detailOf(read: ReadStore, projectId: string, runId: string) {
   return detail;
 }
 
-export function runRoutes(deps: RouteDeps): ApiRoute[] {
+/**
+ * @example registerRoutes(router, runRoutes(deps));
+ */
+export function runRoutes(deps: RouteDeps): BoundRoute[] {
   const { read, writes, clock } = deps;
-  const createRun = async (req: Request, res: Response) => {
-    const projectId = projectOf(req, res);
-    const body = parseBody(CreateManualRunRequest, req);
+  const createRun = async (body: CreateManualRunRequest, ctx: ProjectContext) => {
+    const { projectId } = ctx;
     let releaseId: string | null = null;
     if (body.releaseId !== undefined) {
       releaseId = await releaseIdOf(read, projectId, body.releaseId);
       if (releaseId === null) throw new ValidationError('releaseId: no release with this id in the project');
     }
-    const assigneeUserId = (await assigneeOf(read, res, body.assigneeUserId)) ?? null;
+    const assigneeUserId = (await assigneeOf(read, ctx, body.assigneeUserId)) ?? null;
     const everyCase = body.caseIds === undefined && body.suiteIds === undefined;
     const { found, missing } = await casesForRun(
       read,
@@ -125,57 +116,43 @@ export function runRoutes(deps: RouteDeps): ApiRoute[] {
           title: c.title,
           revision: c.revision,
         })),
-        by: actorOf(res),
+        by: ctx.actor,
         now: clock.now(),
       },
-      contextOf(req, projectId),
+      ctx,
     );
-    sendData(res, await detailOf(read, projectId, runId), 201);
+    return reply.created(await detailOf(read, projectId, runId));
   };
 
-  const handlers: Record<string, RequestHandler[]> = {
-    'post /{projectId}/manual-runs': [createRun],
-    'get /{projectId}/manual-runs': [
-      async (req, res) => {
-        const projectId = projectOf(req, res);
-        const query = parseQuery(ManualRunsQuery, req);
-        const { items, total } = await listRuns(read, projectId, query);
-        sendList(res, items, paginationOf(query.page, query.limit, total));
-      },
-    ],
-    'get /{projectId}/manual-runs/{runId}': [
-      async (req, res) => {
-        const projectId = projectOf(req, res);
-        const { runId: ref } = parseParams(ManualRunPath, req);
-        sendData(res, await detailOf(read, projectId, await requireRun(read, projectId, ref)));
-      },
-    ],
-    'patch /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}': [
-      async (req, res) => {
-        const projectId = projectOf(req, res);
-        const { runId: ref, runCaseId } = parseParams(ManualRunCasePath, req);
-        const request = parseBody(UpdateRunCaseRequest, req);
-        const runId = await requireRun(read, projectId, ref);
-        const assigneeUserId = await assigneeOf(read, res, request.assigneeUserId);
-        const { events } = await writes.run(
-          runStream(runId),
-          runDecider,
-          {
-            type: 'updateRunCase',
-            runCaseRef: runCaseId,
-            request,
-            assigneeUserId,
-            by: actorOf(res),
-            now: clock.now(),
-          },
-          contextOf(req, projectId),
-        );
-        const refId = (events[0]?.data as { refId: string } | undefined)?.refId ?? runCaseId;
-        const updated = await runCase(read, runId, refId);
-        if (!updated) throw new NotFoundError('Run case not found in this run');
-        sendData(res, updated);
-      },
-    ],
-  };
-  return routesOf(['/{projectId}/manual-runs'], handlers);
+  return bindRoutes(manualRunRoutes, {
+    'post /{projectId}/manual-runs': ({ body }, ctx) => createRun(body, ctx),
+    'get /{projectId}/manual-runs': async ({ query }, { projectId }) => {
+      const { items, total } = await listRuns(read, projectId, query);
+      return reply.page(items, paginationOf(query.page, query.limit, total));
+    },
+    'get /{projectId}/manual-runs/{runId}': async ({ params }, { projectId }) =>
+      detailOf(read, projectId, await requireRun(read, projectId, params.runId)),
+    'patch /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}': async ({ params, body: request }, ctx) => {
+      const { runCaseId } = params;
+      const runId = await requireRun(read, ctx.projectId, params.runId);
+      const assigneeUserId = await assigneeOf(read, ctx, request.assigneeUserId);
+      const { events } = await writes.run(
+        runStream(runId),
+        runDecider,
+        {
+          type: 'updateRunCase',
+          runCaseRef: runCaseId,
+          request,
+          assigneeUserId,
+          by: ctx.actor,
+          now: clock.now(),
+        },
+        ctx,
+      );
+      const refId = (events[0]?.data as { refId: string } | undefined)?.refId ?? runCaseId;
+      const updated = await runCase(read, runId, refId);
+      if (!updated) throw new NotFoundError('Run case not found in this run');
+      return updated;
+    },
+  });
 }

@@ -5,7 +5,9 @@ import {
   createHttpApp,
   createProjector,
   createSqlEventStore,
+  newSecret,
   registerRoutes,
+  requireInternalIdentity,
   silentLogger,
   type SqlDatabase,
 } from '@verdict/platform';
@@ -14,8 +16,8 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
 import { createIngest } from '../runs/ingest';
-import { createDebugBundleRoutes } from './route';
-import { testDatabases, type TestDatabase } from '../testing';
+import { createDebugBundleRoutes } from './routes';
+import { memberIdentity, testDatabases, type TestDatabase } from '../testing';
 
 // The debug bundle over a read model projected from real ingest events, on both adapters. Project-1 has four runs:
 // `older` (breaks failed), `target` (the run under test: breaks failed twice on chromium and once on
@@ -28,6 +30,8 @@ const CART = 'tests/cart.spec.ts';
 const LOGIN = 'tests/login.spec.ts';
 
 const ADAPTERS = testDatabases({ postgresPoolSize: 4 });
+/** The gateway's secret: every request comes as the gateway forwards it, for the path's project. */
+const SECRET = newSecret(32);
 const SCREENSHOTS = 7;
 
 const breaksId = testCaseIdOf({ file: CART, titlePath: ['Cart', 'breaks'] });
@@ -142,6 +146,7 @@ async function setUp(adapter: TestDatabase): Promise<void> {
 
   const http = createHttpApp({ logger: silentLogger(), service: 'test-results' });
   const router = express.Router();
+  router.use(requireInternalIdentity({ secret: SECRET }));
   registerRoutes(
     router,
     createDebugBundleRoutes({
@@ -157,7 +162,8 @@ async function setUp(adapter: TestDatabase): Promise<void> {
   app = http.app;
 }
 
-const bundle = (projectId: string, query: string) => request(app).get(`/${projectId}/debug-bundle?${query}`);
+const bundle = (projectId: string, query: string) =>
+  request(app).get(`/${projectId}/debug-bundle?${query}`).set(memberIdentity(SECRET, projectId));
 
 describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
   beforeAll(() => setUp(adapter), 60_000);

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { TokenInfoQuery } from '@verdict/contracts';
-import { parseQuery, sendData, ServiceUnavailableError } from '@verdict/platform';
+import { tokenInfoRoutes } from '@verdict/contracts';
+import { bindRoutes, registerRoutes, ServiceUnavailableError } from '@verdict/platform';
 import { scopesOf, type IdentityDirectory, type Role } from '../identity/directory';
 import { principalOf } from './authorize';
 import { RATE_LIMITS } from './rateLimits';
@@ -44,27 +44,32 @@ export interface TokenInfoOptions {
  */
 export function createTokenInfoRouter({ directory }: TokenInfoOptions): Router {
   const router = Router();
-  router.get('/:projectId/token-info', async (req, res) => {
-    parseQuery(TokenInfoQuery, req);
-    const { token } = principalOf(res);
-    const usage = await principalOf(res).usage;
-    const { project, access } = res.locals;
-    if (project === undefined || access === undefined)
-      throw new Error('authorize() must run before token-info');
-    // authenticate() could not count this request: report nothing rather than a wrong count.
-    if (usage === null) throw new ServiceUnavailableError('Token usage is unavailable right now');
-    const info: TokenInfo = {
-      id: token.id,
-      scopes: await scopesOf(directory, token),
-      projectName: project.name,
-      expiresAt: token.expiresAt,
-      createdAt: token.createdAt,
-      lastUsed: usage.lastUsed,
-      usageCount: usage.usageCount,
-      rateLimit: { limit: RATE_LIMITS.read.limit, window: '1m' },
-      role: access.role,
-    };
-    sendData(res, info);
-  });
+  const routes = bindRoutes(
+    tokenInfoRoutes,
+    {
+      'get /{projectId}/token-info': async (_input, { res, role }): Promise<TokenInfo> => {
+        const { token, usage: counted } = principalOf(res);
+        const usage = await counted;
+        const project = res.locals.project;
+        if (project === undefined) throw new Error('authorize() must run before token-info');
+        // authenticate() could not count this request: report nothing rather than a wrong count.
+        if (usage === null) throw new ServiceUnavailableError('Token usage is unavailable right now');
+        return {
+          id: token.id,
+          scopes: await scopesOf(directory, token),
+          projectName: project.name,
+          expiresAt: token.expiresAt,
+          createdAt: token.createdAt,
+          lastUsed: usage.lastUsed,
+          usageCount: usage.usageCount,
+          rateLimit: { limit: RATE_LIMITS.read.limit, window: '1m' },
+          role,
+        };
+      },
+    },
+    // The gateway authorizes the token itself (authorize()): the identity it forwards is this one.
+    { identityOf: (res) => res.locals.access },
+  );
+  registerRoutes(router, routes);
   return router;
 }

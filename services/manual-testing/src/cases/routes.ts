@@ -1,0 +1,160 @@
+/**
+ * The case routes: the list of spec §4.3, create (API.md), get with history, the PATCH of spec §4.3, the
+ * change history, and attachments (multipart, streamed into the blob store).
+ */
+import { manualCaseRoutes, paginationOf, type ManualTestCaseDetail } from '@verdict/contracts';
+import {
+  AppError,
+  bindRoutes,
+  NotFoundError,
+  newId,
+  receiveUpload,
+  reply,
+  ValidationError,
+  type BoundRoute,
+} from '@verdict/platform';
+import {
+  caseDetail,
+  caseHistory,
+  caseIdOf,
+  listCases,
+  suitePath,
+  type ReadStore,
+} from '../projections/queries';
+import type { RouteDeps } from '../shared/routeDeps';
+import { caseStream } from './case';
+import { caseDecider } from './decide';
+
+async function requireCase(read: ReadStore, projectId: string, ref: string): Promise<string> {
+  const caseId = await caseIdOf(read, projectId, ref);
+  if (caseId === null) throw new NotFoundError('Manual test case not found');
+  return caseId;
+}
+
+async function detailOf(read: ReadStore, projectId: string, caseId: string): Promise<ManualTestCaseDetail> {
+  const detail = await caseDetail(read, projectId, caseId);
+  if (!detail) throw new NotFoundError('Manual test case not found');
+  return detail;
+}
+
+async function checkSuite(read: ReadStore, projectId: string, suiteId: string | null | undefined) {
+  if (suiteId === undefined || suiteId === null) return;
+  if ((await suitePath(read, projectId, suiteId)).length === 0) {
+    throw new ValidationError('suiteId: no suite with this id in the project');
+  }
+}
+
+/** A file name safe in a blob key and a download header: letters, digits, dot, dash, underscore. */
+const safeFileName = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 120) || 'attachment';
+
+/**
+ * @example registerRoutes(router, caseRoutes(deps));
+ */
+export function caseRoutes(deps: RouteDeps): BoundRoute[] {
+  const { read, writes, clock } = deps;
+  return bindRoutes(manualCaseRoutes, {
+    'get /{projectId}/manual-tests': async ({ query }, { projectId }) => {
+      const { items, total } = await listCases(read, projectId, query);
+      return reply.page(items, paginationOf(query.page, query.limit, total));
+    },
+    'post /{projectId}/manual-test-cases': async ({ body: request }, ctx) => {
+      const { projectId } = ctx;
+      await checkSuite(read, projectId, request.suiteId);
+      const caseId = newId();
+      const number = await writes.allocate('case', projectId, caseId);
+      await writes.run(
+        caseStream(caseId),
+        caseDecider,
+        {
+          type: 'createCase',
+          caseId,
+          projectId,
+          number,
+          request,
+          commentIds: (request.comments ?? []).map(() => newId()),
+          by: ctx.actor,
+          now: clock.now(),
+        },
+        ctx,
+      );
+      return reply.created(await detailOf(read, projectId, caseId), {
+        location: `/${projectId}/manual-test-cases/${caseId}`,
+      });
+    },
+    'get /{projectId}/manual-test-cases/{caseId}': async ({ params }, { projectId }) =>
+      detailOf(read, projectId, await requireCase(read, projectId, params.caseId)),
+    'patch /{projectId}/manual-test-cases/{caseId}': async ({ params, body: request }, ctx) => {
+      const { projectId } = ctx;
+      const caseId = await requireCase(read, projectId, params.caseId);
+      await checkSuite(read, projectId, request.suiteId);
+      await writes.run(
+        caseStream(caseId),
+        caseDecider,
+        {
+          type: 'reviseCase',
+          request,
+          commentIds: (request.comments ?? []).map(() => newId()),
+          by: ctx.actor,
+          now: clock.now(),
+        },
+        ctx,
+      );
+      return detailOf(read, projectId, caseId);
+    },
+    'get /{projectId}/manual-test-cases/{caseId}/history': async ({ params, query }, { projectId }) => {
+      const caseId = await requireCase(read, projectId, params.caseId);
+      const { items, total } = await caseHistory(read, caseId, query.page, query.limit);
+      return reply.page(items, paginationOf(query.page, query.limit, total));
+    },
+    'post /{projectId}/manual-test-cases/{caseId}/attachments': async ({ params }, ctx) => {
+      const { projectId } = ctx;
+      const caseId = await requireCase(read, projectId, params.caseId);
+      const attachmentId = newId();
+      const key = `manual/${projectId}/${caseId}/${attachmentId}`;
+      const { fields, file } = await receiveUpload(ctx.req, {
+        blobs: deps.blobs,
+        key,
+        maxBytes: deps.attachmentMaxBytes,
+        describe: (_fields, part) => ({
+          contentType: part.mimeType || 'application/octet-stream',
+          filename: part.filename || 'attachment',
+        }),
+      });
+      const stepRef = fields.stepRef?.trim() || null;
+      try {
+        if (stepRef !== null && stepRef.length > 100) {
+          throw new ValidationError('stepRef: must be at most 100 characters');
+        }
+        await writes.run(
+          caseStream(caseId),
+          caseDecider,
+          {
+            type: 'addAttachment',
+            attachment: {
+              id: attachmentId,
+              fileName: safeFileName(file.filename),
+              originalFileName: file.filename.slice(0, 255),
+              fileSize: file.size,
+              mimeType: file.contentType,
+              blobKey: key,
+              stepRef,
+            },
+            by: ctx.actor,
+            now: clock.now(),
+          },
+          ctx,
+        );
+      } catch (error) {
+        // The blob is only worth keeping if the case recorded it.
+        if (error instanceof AppError) await deps.blobs.delete(key);
+        throw error;
+      }
+      const detail = await detailOf(read, projectId, caseId);
+      return detail.attachments.find((a) => a._id === attachmentId);
+    },
+  });
+}
