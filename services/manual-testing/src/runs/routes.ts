@@ -1,5 +1,10 @@
 /** The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4). */
-import { MANUAL_LIMITS, manualRunRoutes, paginationOf, type CreateManualRunRequest } from '@verdict/contracts';
+import {
+  MANUAL_LIMITS,
+  manualRunRoutes,
+  paginationOf,
+  type CreateManualRunRequest,
+} from '@verdict/contracts';
 import {
   bindRoutes,
   NotFoundError,
@@ -132,7 +137,10 @@ export function runRoutes(deps: RouteDeps): BoundRoute[] {
     },
     'get /{projectId}/manual-runs/{runId}': async ({ params }, { projectId }) =>
       detailOf(read, projectId, await requireRun(read, projectId, params.runId)),
-    'patch /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}': async ({ params, body: request }, ctx) => {
+    'patch /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}': async (
+      { params, body: request },
+      ctx,
+    ) => {
       const { runCaseId } = params;
       const runId = await requireRun(read, ctx.projectId, params.runId);
       const assigneeUserId = await assigneeOf(read, ctx, request.assigneeUserId);
