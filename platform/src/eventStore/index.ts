@@ -3,5 +3,14 @@
 export * from './types';
 export { createSqlEventStore } from './sqlEventStore';
 export type { SqlEventStoreOptions } from './sqlEventStore';
-export { handleCommand } from './handleCommand';
-export type { Decider, DecidedEvent, HandleCommandResult } from './handleCommand';
+export { aggregateStream, createCommandHandler, createNumberAllocator, handleCommand } from './handleCommand';
+export type {
+  CommandHandler,
+  CommandHandlerOptions,
+  Decider,
+  DecidedEvent,
+  HandleCommandResult,
+  HandleOptions,
+  NumberAllocator,
+  NumberAllocatorOptions,
+} from './handleCommand';

@@ -15,7 +15,7 @@
  * own), so a batch costs one round trip and no planning; the unique (stream_id, stream_position)
  * constraint is the final guard against a concurrent writer that passed the same check.
  */
-import { EventEnvelope } from '@verdict/contracts';
+import { EventEnvelope, keptInstant } from '@verdict/contracts';
 import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import { ConflictError, ServiceUnavailableError, VersionConflictError } from '../errors';
@@ -177,9 +177,6 @@ function eventsToAppend(events: NewEvent[]): EventToAppend[] {
   });
 }
 
-const isoOf = (at: Date | string): string =>
-  at instanceof Date ? at.toISOString() : new Date(at).toISOString();
-
 /** The envelope of a row read back from the store, without its data. */
 function metadataOf(row: Omit<EventRow, 'data'>): EventMetadata {
   return {
@@ -189,7 +186,7 @@ function metadataOf(row: Omit<EventRow, 'data'>): EventMetadata {
     streamId: row.stream_id,
     streamPosition: row.stream_position,
     globalPosition: Number(row.global_position),
-    occurredAt: isoOf(row.occurred_at),
+    occurredAt: keptInstant(row.occurred_at),
     correlationId: row.correlation_id,
     causationId: row.causation_id,
     projectId: row.project_id,

@@ -1,2 +1,3 @@
 export * from './projector';
 export * from './waitFor';
+export * from './readStore';

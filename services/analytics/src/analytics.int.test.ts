@@ -21,7 +21,7 @@ import { organizationEvents, result, runEvents, type FixtureRun } from './fixtur
 import { createAnalyticsModule, type AnalyticsModule } from './module';
 import { analyticsProjection } from './projections/analyticsReadModel';
 import { analyticsSummary } from './queries/summary';
-import { testDatabases } from './testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 // A hand-computed fixture: three runs of project P (staging, main) over test cases A, B, C on chromium.
 //   run 1, 2026-03-08 10:00, commit c1: A passed 100 ms, B passed 1000, C failed 50       → failed run

@@ -15,7 +15,7 @@ import { uniqueName } from '@verdict/platform/testing';
 import { organizationEvents, result, runEvents } from './fixtures';
 import { createAnalyticsModule } from './module';
 import { usageOf } from './queries/usage';
-import { testDatabases } from './testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 // Operations: the read models fed from the bus (with the consumer lag metric), and rebuilt from the event
 // stores from position 0 while the old tables keep answering.

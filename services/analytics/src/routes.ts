@@ -3,8 +3,15 @@
  * every query reads only that project.
  */
 import { analyticsRoutes } from '@verdict/contracts';
-import { bindRoutes, reply, type BoundRoute, type Clock, type SqlExecutor } from '@verdict/platform';
-import { explore, type ReadStore } from './queries/explorer';
+import {
+  bindRoutes,
+  reply,
+  type BoundRoute,
+  type Clock,
+  type ReadStore,
+  type SqlExecutor,
+} from '@verdict/platform';
+import { explore } from './queries/explorer';
 import { dashboardOf, executionPerformance, filtersOf } from './queries/overview';
 import { analyticsSummary } from './queries/summary';
 import { usageOf } from './queries/usage';

@@ -20,7 +20,7 @@ import {
 import { caseRoutes } from './cases/routes';
 import { LINKS_READ_MODEL, linkedTestsProjection } from './links/linkedTests';
 import { MANUAL_READ_MODEL, manualReadModel } from './projections/readModel';
-import type { ReadStore } from './projections/queries';
+import type { ManualReadStore } from './projections/queries';
 import { releaseRoutes } from './releases/routes';
 import { runRoutes } from './runs/routes';
 import { sessionRoutes } from './sessions/routes';
@@ -115,7 +115,7 @@ export function createManualTestingModule(
       ? {}
       : { readYourWritesTimeoutMs: settings.readYourWritesTimeoutMs }),
   });
-  const read: ReadStore = {
+  const read: ManualReadStore = {
     db: ports.db,
     schema: readSchema,
     links: linksSchema,

@@ -133,7 +133,13 @@ export function createTestResultsModule(
       filename: artifact.name,
       contentType: artifact.contentType,
     });
-  const reads = { db: ports.db, schema: readModel, publicUrl: settings.publicUrl, signArtifactUrl };
+  const reads = {
+    db: ports.db,
+    schema: readModel,
+    publicUrl: settings.publicUrl,
+    signArtifactUrl,
+    clock: ports.clock,
+  };
   const role = settings.role ?? 'all';
   const serves = role !== 'projector';
   const projects = role !== 'api';

@@ -6,7 +6,8 @@ import { createInProcessBus, newSecret, type EventBus, type SqlDatabase } from '
 import { uniqueName } from '@verdict/platform/testing';
 import type { TestResultsModule, TestResultsRole } from './module';
 import { realisticResult } from './runs/fixtures';
-import { memberIdentity, serveOverHttp, testDatabases, testModule } from './testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
+import { memberIdentity, serveOverHttp, testModule } from './testing';
 
 // The distributed mode runs test-results as two processes: the API (routes and relay) and the runs
 // projector. Here both are modules on one database and one bus, each behind its own HTTP server.

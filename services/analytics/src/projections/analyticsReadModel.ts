@@ -23,7 +23,7 @@ import {
   type TestResultsEvent,
   keptInstant,
 } from '@verdict/contracts';
-import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
+import { eventProjectId, type Projection, type SqlExecutor } from '@verdict/platform';
 import { weekOf } from '../queries/window';
 import { dayDeltas, type DayDelta } from './dayDeltas';
 
@@ -228,11 +228,6 @@ interface ExecutionKey {
   commit_sha: string | null;
   started_at: string;
   day: string;
-}
-
-function projectOf(event: StoredEvent): string {
-  if (event.projectId === null) throw new Error(`Event ${event.eventId} (${event.type}) has no projectId`);
-  return event.projectId;
 }
 
 const EXECUTION_KEY_COLUMNS = `run_id, case_id, platform, project_id, environment, branch, commit_sha,
@@ -951,7 +946,7 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
         const event = parseTestResultsEvent(stored);
         switch (event.type) {
           case 'test.result-recorded':
-            results.push(resultRow(projectOf(stored), event.data));
+            results.push(resultRow(eventProjectId(stored), event.data));
             break;
           case 'run.created': {
             await flush();
@@ -964,7 +959,7 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
           }
           case 'run.finished':
             await flush();
-            await applyRunFinished(tx, schema, projectOf(stored), event.data);
+            await applyRunFinished(tx, schema, eventProjectId(stored), event.data);
             break;
           default:
             break;

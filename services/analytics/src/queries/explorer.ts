@@ -16,14 +16,9 @@ import {
   type ExplorerTestCase,
   type Outcome,
 } from '@verdict/contracts';
-import type { SqlExecutor } from '@verdict/platform';
+import type { ReadStore } from '@verdict/platform';
 import { bindings, caseTotalsOver } from './caseTotals';
 import { betweenDays, dateWindow, lastDays, percent, round2, type DayWindow } from './window';
-
-export interface ReadStore {
-  db: SqlExecutor;
-  schema: string;
-}
 
 const SORT_COLUMNS: Record<ExplorerSort, string> = {
   lastExecution: 'last_at',

@@ -10,7 +10,7 @@ import {
   type RankedTestCase,
 } from '@verdict/contracts';
 import { bindings } from './caseTotals';
-import type { ReadStore } from './explorer';
+import type { ReadStore } from '@verdict/platform';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
 interface RunRow {

@@ -8,7 +8,7 @@
  */
 import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
 import { bindings, caseTotalsOver } from './caseTotals';
-import type { ReadStore } from './explorer';
+import type { ReadStore } from '@verdict/platform';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
 interface Filter {

@@ -3,8 +3,7 @@
  * period's summary, pass-rate trend and top tests, read from the analytics read model.
  */
 import { daysOfRange, type ReportRequest } from '@verdict/contracts';
-import { NotFoundError } from '@verdict/platform';
-import type { ReadStore } from '../queries/explorer';
+import { NotFoundError, type ReadStore } from '@verdict/platform';
 import { findRun, passRateTrend, slowestTests, topFlaky } from '../queries/overview';
 import { analyticsSummary } from '../queries/summary';
 import { fileNameOf, lastDays, round2 } from '../queries/window';

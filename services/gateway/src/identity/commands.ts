@@ -24,7 +24,7 @@ import {
 import {
   NotFoundError,
   ValidationError,
-  handleCommand,
+  createCommandHandler,
   newId,
   type AppendMetadata,
   type Clock,
@@ -126,19 +126,19 @@ function issuedToken(state: TokenState) {
 export function createIdentityCommands(options: IdentityCommandsOptions): IdentityCommands {
   const { store, readModel, clock } = options;
 
+  const commands = createCommandHandler({
+    store,
+    ...(options.onAppended ? { onAppended: options.onAppended } : {}),
+    waitForReadModel: options.waitForReadModel,
+  });
+
   /** Decide and append, then wait until the read model has caught up with the stream. */
-  async function run<Command, Event extends DecidedEvent, State>(
+  const run = <Command, Event extends DecidedEvent, State>(
     streamId: string,
     decider: Decider<Command, Event, State>,
     command: Command,
     metadata: AppendMetadata,
-  ): Promise<HandleCommandResult<State>> {
-    const result = await handleCommand(store, streamId, decider, command, metadata);
-    if (result.events.length > 0) options.onAppended?.();
-    // Also when nothing was appended: an identical request may have appended moments ago.
-    await options.waitForReadModel(streamId, result.nextExpectedVersion);
-    return result;
-  }
+  ): Promise<HandleCommandResult<State>> => commands.handle(streamId, decider, command, { metadata });
 
   async function requireUser(userId: string, field: string): Promise<void> {
     if (!(await readModel.findUser(userId))) throw new NotFoundError(`${field}: user ${userId} not found`);

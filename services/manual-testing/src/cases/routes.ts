@@ -19,25 +19,29 @@ import {
   caseIdOf,
   listCases,
   suitePath,
-  type ReadStore,
+  type ManualReadStore,
 } from '../projections/queries';
 import type { RouteDeps } from '../shared/routeDeps';
 import { caseStream } from './case';
 import { caseDecider } from './decide';
 
-async function requireCase(read: ReadStore, projectId: string, ref: string): Promise<string> {
+async function requireCase(read: ManualReadStore, projectId: string, ref: string): Promise<string> {
   const caseId = await caseIdOf(read, projectId, ref);
   if (caseId === null) throw new NotFoundError('Manual test case not found');
   return caseId;
 }
 
-async function detailOf(read: ReadStore, projectId: string, caseId: string): Promise<ManualTestCaseDetail> {
+async function detailOf(
+  read: ManualReadStore,
+  projectId: string,
+  caseId: string,
+): Promise<ManualTestCaseDetail> {
   const detail = await caseDetail(read, projectId, caseId);
   if (!detail) throw new NotFoundError('Manual test case not found');
   return detail;
 }
 
-async function checkSuite(read: ReadStore, projectId: string, suiteId: string | null | undefined) {
+async function checkSuite(read: ManualReadStore, projectId: string, suiteId: string | null | undefined) {
   if (suiteId === undefined || suiteId === null) return;
   if ((await suitePath(read, projectId, suiteId)).length === 0) {
     throw new ValidationError('suiteId: no suite with this id in the project');

@@ -14,13 +14,11 @@ import type {
   ManualUser,
   Progress,
 } from '@verdict/contracts';
-import type { SqlExecutor } from '@verdict/platform';
+import type { ReadStore } from '@verdict/platform';
 import { keyOf, numberOfKey, type KeyPrefix } from '../shared/ids';
 
-export interface ReadStore {
-  db: SqlExecutor;
-  /** The read model's schema. */
-  schema: string;
+/** The manual read model (ReadStore), with the linked-tests model and what its answers are built with. */
+export interface ManualReadStore extends ReadStore {
   /** The linked-tests model's schema. */
   links: string;
   /** A signed, time-limited download URL for an attachment's blob. */
@@ -38,7 +36,7 @@ const MAX_CACHED_COUNTS = 2_000;
  * projector bumps it in the transaction of every change). The version is read before counting: a change
  * committed meanwhile leaves the total tagged with the older version, so the next read counts again.
  */
-async function countCases(store: ReadStore, projectId: string, filter: string, params: unknown[]) {
+async function countCases(store: ManualReadStore, projectId: string, filter: string, params: unknown[]) {
   const { rows: versions } = await store.db.query<{ version: string }>(
     `SELECT version::text AS version FROM ${store.schema}.case_versions WHERE project_id = $1`,
     [projectId],
@@ -66,7 +64,10 @@ async function countCases(store: ReadStore, projectId: string, filter: string, p
 // ---------------------------------------------------------------------------------------------------------
 // Users
 
-export async function usersByIds(store: ReadStore, ids: (string | null)[]): Promise<Map<string, ManualUser>> {
+export async function usersByIds(
+  store: ManualReadStore,
+  ids: (string | null)[],
+): Promise<Map<string, ManualUser>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Map();
   const { rows } = await store.db.query<{
@@ -88,7 +89,7 @@ export async function usersByIds(store: ReadStore, ids: (string | null)[]): Prom
 
 /** The user an id or an e-mail names among the organization's members; null when none does. */
 export async function memberUserId(
-  store: ReadStore,
+  store: ManualReadStore,
   organizationId: string,
   ref: string,
 ): Promise<string | null> {
@@ -169,7 +170,7 @@ const userJson = (alias: string) =>
  * through the sort. Apart, this statement's text never changes and it is planned once per connection,
  * where the whole join planned for every filter's LIMIT and OFFSET cost about a millisecond a request.
  */
-async function caseRows(store: ReadStore, projectId: string, ids: string[]): Promise<CaseRow[]> {
+async function caseRows(store: ManualReadStore, projectId: string, ids: string[]): Promise<CaseRow[]> {
   if (ids.length === 0) return [];
   const s = store.schema;
   const { rows } = await store.db.query<CaseRow>(
@@ -194,7 +195,7 @@ async function caseRows(store: ReadStore, projectId: string, ids: string[]): Pro
   return rows;
 }
 
-function attachmentOf(store: ReadStore, stored: StoredAttachment): CaseAttachment {
+function attachmentOf(store: ManualReadStore, stored: StoredAttachment): CaseAttachment {
   return {
     _id: stored.id,
     fileName: stored.fileName,
@@ -207,7 +208,7 @@ function attachmentOf(store: ReadStore, stored: StoredAttachment): CaseAttachmen
   };
 }
 
-function caseOf(store: ReadStore, row: CaseRow): ManualTestCase {
+function caseOf(store: ManualReadStore, row: CaseRow): ManualTestCase {
   const c = row.content;
   const linked: LinkedTest[] = row.linked_tests.map((l) => ({
     _id: l._id,
@@ -262,7 +263,7 @@ function caseOf(store: ReadStore, row: CaseRow): ManualTestCase {
 
 /** Spec §4.3: one page of the project's cases, filtered and sorted, with the total that match. */
 export async function listCases(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   query: ManualCasesQuery,
 ): Promise<{ items: ManualTestCase[]; total: number }> {
@@ -319,7 +320,7 @@ export async function listCases(
 /** The internal id of the case `ref` names (its `_id` or TC-<n>) in the project, or null. */
 /** The internal id of the row of `table` that `ref` names in the project (its `_id` or <prefix>-<n>), or null. */
 async function idOfRef(
-  store: ReadStore,
+  store: ManualReadStore,
   table: 'cases' | 'runs' | 'releases',
   prefix: KeyPrefix,
   projectId: string,
@@ -333,7 +334,7 @@ async function idOfRef(
   return rows[0]?.id ?? null;
 }
 
-export const caseIdOf = (store: ReadStore, projectId: string, ref: string) =>
+export const caseIdOf = (store: ManualReadStore, projectId: string, ref: string) =>
   idOfRef(store, 'cases', 'TC', projectId, ref);
 
 interface HistoryRow {
@@ -346,7 +347,7 @@ interface HistoryRow {
   issues: string[];
 }
 
-async function historyOf(store: ReadStore, caseId: string, limit: number, offset: number) {
+async function historyOf(store: ManualReadStore, caseId: string, limit: number, offset: number) {
   const [{ rows }, counted] = await Promise.all([
     store.db.query<HistoryRow>(
       `SELECT kind, revision, at, by_user, changes, comments, issues FROM ${store.schema}.case_history
@@ -375,13 +376,13 @@ async function historyOf(store: ReadStore, caseId: string, limit: number, offset
 }
 
 /** One page of a case's change history, newest first. */
-export function caseHistory(store: ReadStore, caseId: string, page: number, limit: number) {
+export function caseHistory(store: ManualReadStore, caseId: string, page: number, limit: number) {
   return historyOf(store, caseId, limit, (page - 1) * limit);
 }
 
 /** A case with its comments, issues and (latest 100 entries of) change history; null when missing. */
 export async function caseDetail(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   caseId: string,
 ): Promise<ManualTestCaseDetail | null> {
@@ -414,7 +415,7 @@ export async function caseDetail(
 
 /** The cases a run is created from: those named (by `_id` or TC-<n>) and those in the suites (nested). */
 export async function casesForRun(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   caseRefs: string[],
   suiteIds: string[],
@@ -462,7 +463,7 @@ const SUITE_SELECT = (
   FROM ${s}.suites t`;
 
 /** The suite and its ancestors, root first; empty when the suite is missing or deleted. */
-export async function suitePath(store: ReadStore, projectId: string, suiteId: string) {
+export async function suitePath(store: ManualReadStore, projectId: string, suiteId: string) {
   const { rows } = await store.db.query<{ id: string; name: string; depth: number }>(
     `WITH RECURSIVE up AS (
        SELECT id, name, parent_id, 0 AS depth FROM ${store.schema}.suites
@@ -475,7 +476,7 @@ export async function suitePath(store: ReadStore, projectId: string, suiteId: st
   return rows.map((r) => ({ _id: r.id, name: r.name }));
 }
 
-async function suiteOf(store: ReadStore, projectId: string, row: SuiteRow) {
+async function suiteOf(store: ManualReadStore, projectId: string, row: SuiteRow) {
   return {
     _id: row.id,
     name: row.name,
@@ -488,7 +489,7 @@ async function suiteOf(store: ReadStore, projectId: string, row: SuiteRow) {
   };
 }
 
-export async function findSuite(store: ReadStore, projectId: string, suiteId: string) {
+export async function findSuite(store: ManualReadStore, projectId: string, suiteId: string) {
   const { rows } = await store.db.query<SuiteRow>(
     `${SUITE_SELECT(store.schema)} WHERE t.project_id = $1 AND t.id = $2 AND NOT t.deleted`,
     [projectId, suiteId],
@@ -496,7 +497,11 @@ export async function findSuite(store: ReadStore, projectId: string, suiteId: st
   return rows[0] ? suiteOf(store, projectId, rows[0]) : null;
 }
 
-export async function suiteChildren(store: ReadStore, projectId: string, suiteId: string): Promise<number> {
+export async function suiteChildren(
+  store: ManualReadStore,
+  projectId: string,
+  suiteId: string,
+): Promise<number> {
   const { rows } = await store.db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${store.schema}.suites WHERE project_id = $1 AND parent_id = $2 AND NOT deleted`,
     [projectId, suiteId],
@@ -505,7 +510,7 @@ export async function suiteChildren(store: ReadStore, projectId: string, suiteId
 }
 
 export async function listSuites(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   query: { page: number; limit: number; parentId?: string | undefined },
 ) {
@@ -603,7 +608,7 @@ function runOf(row: RunRow, users: Map<string, ManualUser>) {
 }
 
 export async function listRuns(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {
@@ -634,7 +639,7 @@ export async function listRuns(
   return { items: rows.map((row) => runOf(row, users)), total: counted.rows[0]?.total ?? 0 };
 }
 
-export const runIdOf = (store: ReadStore, projectId: string, ref: string) =>
+export const runIdOf = (store: ManualReadStore, projectId: string, ref: string) =>
   idOfRef(store, 'runs', 'RUN', projectId, ref);
 
 interface RunCaseRow {
@@ -664,7 +669,7 @@ interface RunCaseRow {
   updated_at: Date;
 }
 
-async function runCasesOf(store: ReadStore, runId: string, refId?: string) {
+async function runCasesOf(store: ManualReadStore, runId: string, refId?: string) {
   const { rows } = await store.db.query<RunCaseRow>(
     `SELECT rc.*, c.revision AS current_revision FROM ${store.schema}.run_cases rc
      LEFT JOIN ${store.schema}.cases c ON c.id = rc.case_id
@@ -703,7 +708,7 @@ async function runCasesOf(store: ReadStore, runId: string, refId?: string) {
   }));
 }
 
-export async function runDetail(store: ReadStore, projectId: string, runId: string) {
+export async function runDetail(store: ManualReadStore, projectId: string, runId: string) {
   const { rows } = await store.db.query<RunRow>(
     `${RUN_SELECT(store.schema)} WHERE r.project_id = $1 AND r.id = $2`,
     [projectId, runId],
@@ -714,11 +719,11 @@ export async function runDetail(store: ReadStore, projectId: string, runId: stri
   return { ...runOf(row, users), testCases: await runCasesOf(store, runId) };
 }
 
-export async function runCase(store: ReadStore, runId: string, refId: string) {
+export async function runCase(store: ManualReadStore, runId: string, refId: string) {
   return (await runCasesOf(store, runId, refId))[0] ?? null;
 }
 
-export const releaseIdOf = (store: ReadStore, projectId: string, ref: string) =>
+export const releaseIdOf = (store: ManualReadStore, projectId: string, ref: string) =>
   idOfRef(store, 'releases', 'MS', projectId, ref);
 
 interface ReleaseRow extends Counts {
@@ -760,7 +765,7 @@ function releaseOf(row: ReleaseRow) {
   };
 }
 
-export async function releaseDetail(store: ReadStore, projectId: string, releaseId: string) {
+export async function releaseDetail(store: ManualReadStore, projectId: string, releaseId: string) {
   const { rows } = await store.db.query<ReleaseRow>(
     `${RELEASE_SELECT(store.schema)} WHERE rel.project_id = $1 AND rel.id = $2`,
     [projectId, releaseId],
@@ -769,7 +774,7 @@ export async function releaseDetail(store: ReadStore, projectId: string, release
 }
 
 export async function listReleases(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined },
 ) {
@@ -834,7 +839,7 @@ function sessionOf(row: SessionRow, users: Map<string, ManualUser>) {
   };
 }
 
-export async function sessionDetail(store: ReadStore, projectId: string, sessionId: string) {
+export async function sessionDetail(store: ManualReadStore, projectId: string, sessionId: string) {
   const { rows } = await store.db.query<SessionRow>(
     `${SESSION_SELECT(store.schema)} WHERE t.project_id = $1 AND t.id = $2`,
     [projectId, sessionId],
@@ -845,7 +850,7 @@ export async function sessionDetail(store: ReadStore, projectId: string, session
 }
 
 export async function listSessions(
-  store: ReadStore,
+  store: ManualReadStore,
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {

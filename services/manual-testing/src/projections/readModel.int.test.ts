@@ -17,7 +17,7 @@ import { createProjector, silentLogger, type Projection, type SqlDatabase } from
 import { uniqueName } from '@verdict/platform/testing';
 import { DEFAULT_CONTENT } from '../cases/decide';
 import { linkedTestsProjection } from '../links/linkedTests';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 import { manualReadModel } from './readModel';
 
 const at = '2026-03-01T10:00:00.000Z';

@@ -1,17 +1,17 @@
 /** The release routes: list, create (API.md), get with progress (spec §4.5), update. */
 import { manualReleaseRoutes, paginationOf } from '@verdict/contracts';
 import { bindRoutes, NotFoundError, newId, reply, type BoundRoute } from '@verdict/platform';
-import { listReleases, releaseDetail, releaseIdOf, type ReadStore } from '../projections/queries';
+import { listReleases, releaseDetail, releaseIdOf, type ManualReadStore } from '../projections/queries';
 import type { RouteDeps } from '../shared/routeDeps';
 import { checkDates, releaseDecider, releaseStream } from './release';
 
-async function detailOf(read: ReadStore, projectId: string, releaseId: string) {
+async function detailOf(read: ManualReadStore, projectId: string, releaseId: string) {
   const detail = await releaseDetail(read, projectId, releaseId);
   if (!detail) throw new NotFoundError('Release not found');
   return detail;
 }
 
-async function requireRelease(read: ReadStore, projectId: string, ref: string): Promise<string> {
+async function requireRelease(read: ManualReadStore, projectId: string, ref: string): Promise<string> {
   const releaseId = await releaseIdOf(read, projectId, ref);
   if (releaseId === null) throw new NotFoundError('Release not found');
   return releaseId;

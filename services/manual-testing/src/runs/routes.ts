@@ -22,14 +22,14 @@ import {
   runCase,
   runDetail,
   runIdOf,
-  type ReadStore,
+  type ManualReadStore,
 } from '../projections/queries';
 import type { RouteDeps } from '../shared/routeDeps';
 import { runDecider, runStream } from './run';
 
 /** A user `_id` or e-mail among the members of the caller's organization; a 400 naming the field if not. */
 export async function assigneeOf(
-  read: ReadStore,
+  read: ManualReadStore,
   ctx: ProjectContext,
   ref: string | null | undefined,
   field = 'assigneeUserId',
@@ -42,13 +42,13 @@ export async function assigneeOf(
   return userId;
 }
 
-async function requireRun(read: ReadStore, projectId: string, ref: string): Promise<string> {
+async function requireRun(read: ManualReadStore, projectId: string, ref: string): Promise<string> {
   const runId = await runIdOf(read, projectId, ref);
   if (runId === null) throw new NotFoundError('Manual run not found');
   return runId;
 }
 
-async function detailOf(read: ReadStore, projectId: string, runId: string) {
+async function detailOf(read: ManualReadStore, projectId: string, runId: string) {
   const detail = await runDetail(read, projectId, runId);
   if (!detail) throw new NotFoundError('Manual run not found');
   return detail;

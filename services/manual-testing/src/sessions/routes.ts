@@ -16,7 +16,7 @@ import {
   type ProjectContext,
 } from '@verdict/platform';
 import type { z } from 'zod';
-import { listSessions, releaseIdOf, sessionDetail, type ReadStore } from '../projections/queries';
+import { listSessions, releaseIdOf, sessionDetail, type ManualReadStore } from '../projections/queries';
 import { assigneeOf } from '../runs/routes';
 import type { RouteDeps } from '../shared/routeDeps';
 import { sessionDecider, sessionStream } from './session';
@@ -31,13 +31,13 @@ const findingOf = (input: z.infer<typeof FindingInput>): Finding =>
         issueKey: input.issueKey ?? null,
       };
 
-async function detailOf(read: ReadStore, projectId: string, sessionId: string) {
+async function detailOf(read: ManualReadStore, projectId: string, sessionId: string) {
   const detail = await sessionDetail(read, projectId, sessionId);
   if (!detail) throw new NotFoundError('Session not found');
   return detail;
 }
 
-async function releaseOf(read: ReadStore, projectId: string, ref: string | null | undefined) {
+async function releaseOf(read: ManualReadStore, projectId: string, ref: string | null | undefined) {
   if (ref === undefined || ref === null) return ref;
   const releaseId = await releaseIdOf(read, projectId, ref);
   if (releaseId === null) throw new ValidationError('releaseId: no release with this id in the project');

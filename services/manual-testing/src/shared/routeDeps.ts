@@ -1,11 +1,11 @@
 import type { BlobStore, Clock } from '@verdict/platform';
-import type { ReadStore } from '../projections/queries';
+import type { ManualReadStore } from '../projections/queries';
 import type { Writes } from './writes';
 
 /** What every route of the service is built from. */
 export interface RouteDeps {
   writes: Writes;
-  read: ReadStore;
+  read: ManualReadStore;
   clock: Clock;
   blobs: BlobStore;
   /** Largest attachment accepted, in bytes. */

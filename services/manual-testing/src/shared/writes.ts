@@ -3,8 +3,10 @@
  * of a command; the relay publishes it), then wait until the read model holds it, so the answer and the
  * client's next read show the change on any replica (read-your-writes over the asynchronous projection).
  */
+import { NumberAllocated } from '@verdict/contracts';
 import {
-  handleCommand,
+  createCommandHandler,
+  createNumberAllocator,
   waitForProjection,
   type Decider,
   type DecidedEvent,
@@ -12,7 +14,7 @@ import {
   type HandleCommandResult,
   type SqlDatabase,
 } from '@verdict/platform';
-import { createNumberAllocator, type NumberKind } from './numbers';
+import { counterStream, numberDecider, type NumberKind } from './numbers';
 
 export interface WriteContext {
   projectId: string;
@@ -42,27 +44,25 @@ export interface WritesOptions {
 
 /** @example const writes = createWrites({ store, db, readModel, onAppended: () => relay.notify() }); */
 export function createWrites(options: WritesOptions): Writes {
-  const numbers = createNumberAllocator(options.store);
-  return {
-    async run(streamId, decider, command, context) {
-      const result = await handleCommand(
-        options.store,
-        streamId,
-        decider,
-        command,
-        { projectId: context.projectId, correlationId: context.correlationId ?? null },
-        { retries: 10 },
-      );
-      if (result.events.length > 0) options.onAppended();
-      await waitForProjection(options.db, options.readModel, streamId, result.nextExpectedVersion, {
+  const commands = createCommandHandler({
+    store: options.store,
+    onAppended: options.onAppended,
+    waitForReadModel: (streamId, version) =>
+      waitForProjection(options.db, options.readModel, streamId, version, {
         timeoutMs: options.readYourWritesTimeoutMs ?? 10_000,
-      });
-      return result;
-    },
-    allocate: async (kind, projectId, entityId) => {
-      const number = await numbers.allocate(kind, projectId, entityId);
-      options.onAppended();
-      return number;
-    },
+      }),
+  });
+  const numbers = createNumberAllocator(commands, {
+    decider: numberDecider,
+    numberOf: (event) => NumberAllocated.parse(event).number,
+  });
+  return {
+    run: (streamId, decider, command, context) =>
+      commands.handle(streamId, decider, command, {
+        metadata: { projectId: context.projectId, correlationId: context.correlationId ?? null },
+        retries: 10,
+      }),
+    allocate: (kind, projectId, entityId) =>
+      numbers.allocate(counterStream(kind, projectId), { kind, entityId }, { projectId }),
   };
 }

@@ -1,6 +1,7 @@
 import type { SqlDatabase } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { startWithUsers, testDatabases, TESTER, type RunningService } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
+import { startWithUsers, TESTER, type RunningService } from '../testing';
 
 describe.each(testDatabases())('manual suites and sessions on $name', (database) => {
   let db: SqlDatabase;

@@ -9,21 +9,32 @@ import {
   ValidationError,
   type BoundRoute,
 } from '@verdict/platform';
-import { findSuite, listSuites, suiteChildren, suitePath, type ReadStore } from '../projections/queries';
+import {
+  findSuite,
+  listSuites,
+  suiteChildren,
+  suitePath,
+  type ManualReadStore,
+} from '../projections/queries';
 import type { RouteDeps } from '../shared/routeDeps';
 import { suiteDecider, suiteStream } from './suite';
 
 /** Deepest nesting accepted: deep enough for any real tree, shallow enough to walk in one query. */
 const MAX_DEPTH = 20;
 
-async function requireSuite(read: ReadStore, projectId: string, suiteId: string) {
+async function requireSuite(read: ManualReadStore, projectId: string, suiteId: string) {
   const suite = await findSuite(read, projectId, suiteId);
   if (!suite) throw new NotFoundError('Manual suite not found');
   return suite;
 }
 
 /** A parent must exist in the project, and a move must not put a suite inside itself or too deep. */
-async function checkParent(read: ReadStore, projectId: string, parentId: string | null, suiteId?: string) {
+async function checkParent(
+  read: ManualReadStore,
+  projectId: string,
+  parentId: string | null,
+  suiteId?: string,
+) {
   if (parentId === null) return;
   const path = await suitePath(read, projectId, parentId);
   if (path.length === 0) throw new ValidationError('parentId: no suite with this id in the project');

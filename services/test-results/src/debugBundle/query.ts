@@ -19,7 +19,7 @@
  */
 import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
 import type { Outcome, ResultStatus, TestError, TestStep } from '@verdict/contracts';
-import { NotFoundError, type SqlExecutor } from '@verdict/platform';
+import { NotFoundError, type Clock, type ReadStore } from '@verdict/platform';
 import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../reads/queries';
 import type { ArtifactToSign } from '../reads/routes';
 import {
@@ -57,16 +57,13 @@ import { NO_PLATFORM } from '../projections/runsReadModel';
 /** How many of the project's latest runs `alsoFailedIn` looks at. */
 export const ALSO_FAILED_IN_WINDOW = 20;
 
-export interface BundleSources {
-  db: SqlExecutor;
-  /** The schema of the runs read model. */
-  schema: string;
+export interface BundleSources extends ReadStore {
   /** VERDICT_PUBLIC_URL: base of `links.uiUrl` and of unsigned artifact URLs. */
   publicUrl: string;
   /** Builds an artifact's download URL; without it, the unsigned artifact download path is used. */
   signArtifactUrl?: (artifact: ArtifactToSign) => string;
-  /** `meta.generatedAt`; injectable for tests. */
-  now?: () => Date;
+  /** Gives `meta.generatedAt`. */
+  clock: Clock;
 }
 
 /** A page of a run or suite bundle: the bundle and how many failing tests there are in all. */
@@ -352,7 +349,7 @@ export async function runBundle(
     runStatus: runStatusOf(run),
     suites,
     items,
-    meta: metaOf(projectId, run, 'full', (sources.now ?? (() => new Date()))()),
+    meta: metaOf(projectId, run, 'full', sources.clock.now()),
     environment: environmentOf(run),
     links: {
       uiUrl: uiUrl(sources.publicUrl, projectId, run.id),
@@ -392,7 +389,7 @@ export async function suiteBundle(
     spec,
     suiteStatus: spec.status,
     items,
-    meta: metaOf(projectId, run, 'full', (sources.now ?? (() => new Date()))()),
+    meta: metaOf(projectId, run, 'full', sources.clock.now()),
     environment: environmentOf(run),
     links: {
       uiUrl: uiUrl(sources.publicUrl, projectId, run.id, { suiteId: spec.suiteId }),
@@ -597,7 +594,7 @@ export async function testBundle(
     stderr: result.stderr ?? [],
     artifacts,
     meta: {
-      ...metaOf(projectId, run, 'full', (sources.now ?? (() => new Date()))()),
+      ...metaOf(projectId, run, 'full', sources.clock.now()),
       latestRun: request.runId === undefined,
       attempt: selected,
       attempts: attempts.length,

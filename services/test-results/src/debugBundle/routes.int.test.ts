@@ -17,7 +17,8 @@ import request from 'supertest';
 import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { createDebugBundleRoutes } from './routes';
-import { memberIdentity, testDatabases, type TestDatabase } from '../testing';
+import { testDatabases, type TestDatabase } from '@verdict/platform/testing/databases';
+import { memberIdentity } from '../testing';
 
 // The debug bundle over a read model projected from real ingest events, on both adapters. Project-1 has four runs:
 // `older` (breaks failed), `target` (the run under test: breaks failed twice on chromium and once on
@@ -154,7 +155,7 @@ async function setUp(adapter: TestDatabase): Promise<void> {
       schema: readSchema,
       publicUrl: 'https://verdict.example.com/',
       signArtifactUrl: (artifact) => `https://signed.example/${artifact.runId}/${artifact.blobKey}`,
-      now: () => new Date('2026-03-06T00:00:00.000Z'),
+      clock: new ManualClock('2026-03-06T00:00:00.000Z'),
     }),
   );
   http.app.use(router);

@@ -14,7 +14,7 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import { createIngest, type Ingest } from '../runs/ingest';
 import { runsProjection, testCaseIdOf } from './runsReadModel';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 // The runs read model fed with the events the write side really records (ingest over the SQL event
 // store), on both adapters. Each test gets its own event store schema and its own projection schema.

@@ -16,7 +16,7 @@ import {
   type ResultItem,
   type TestResultsEvent,
 } from '@verdict/contracts';
-import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
+import { eventProjectId, type Projection, type SqlExecutor, type StoredEvent } from '@verdict/platform';
 
 /** The default name of the projection, hence of the schema that holds its tables. */
 export const RUNS_READ_MODEL = 'test_results_read';
@@ -162,25 +162,19 @@ interface Batch {
   recountedRuns: Set<string>;
 }
 
-function projectOf(event: StoredEvent): string {
-  // The write side records every run event with its project; one without has no place in this model.
-  if (event.projectId === null) throw new Error(`Event ${event.eventId} (${event.type}) has no projectId`);
-  return event.projectId;
-}
-
 function sortBatch(events: StoredEvent[]): Batch {
   const batch: Batch = { lifecycle: [], results: [], artifacts: [], coverage: [], recountedRuns: new Set() };
   for (const stored of events) {
     const event = parseTestResultsEvent(stored);
     switch (event.type) {
       case 'test.result-recorded':
-        batch.results.push({ projectId: projectOf(stored), data: event.data });
+        batch.results.push({ projectId: eventProjectId(stored), data: event.data });
         break;
       case 'run.artifact-added':
-        batch.artifacts.push({ projectId: projectOf(stored), data: event.data });
+        batch.artifacts.push({ projectId: eventProjectId(stored), data: event.data });
         break;
       case 'run.coverage-added':
-        batch.coverage.push({ projectId: projectOf(stored), data: event.data });
+        batch.coverage.push({ projectId: eventProjectId(stored), data: event.data });
         break;
       case 'run.created':
       case 'run.finished':

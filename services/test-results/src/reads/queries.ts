@@ -15,13 +15,8 @@ import type {
   TestRunRecord,
   TestRunsQuery,
 } from '@verdict/contracts';
-import type { SqlExecutor } from '@verdict/platform';
+import type { ReadStore } from '@verdict/platform';
 import { NO_PLATFORM } from '../projections/runsReadModel';
-
-export interface ReadStore {
-  db: SqlExecutor;
-  schema: string;
-}
 
 export interface Page<T> {
   items: T[];

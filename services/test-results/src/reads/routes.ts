@@ -11,7 +11,14 @@ import {
   type TestCaseDetail,
   type TestRunDetail,
 } from '@verdict/contracts';
-import { bindRoutes, NotFoundError, reply, type BoundRoute, type SqlExecutor } from '@verdict/platform';
+import {
+  bindRoutes,
+  NotFoundError,
+  reply,
+  type BoundRoute,
+  type ReadStore,
+  type SqlExecutor,
+} from '@verdict/platform';
 import {
   findRun,
   findTestCase,
@@ -23,7 +30,6 @@ import {
   runSpecs,
   testCaseHistory,
   type ArtifactRow,
-  type ReadStore,
 } from './queries';
 
 /** What a signer gets to build an authenticated, time-limited download URL. */

@@ -17,7 +17,7 @@ import { counterEventId, counterStream } from './counter';
 import { realisticResult } from './fixtures';
 import { createIngest, type Ingest } from './ingest';
 import { runArtifactsStream, runCoverageStream, runResultsStreams, runStream } from './run';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 // The ingest use cases on both adapters of the event store: the embedded mode (PGlite, in memory) and the
 // distributed mode (PostgreSQL). Each test gets its own schema.

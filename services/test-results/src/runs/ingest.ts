@@ -24,23 +24,22 @@ import {
   type StartRunRequest,
 } from '@verdict/contracts';
 import {
-  ConflictError,
-  VersionConflictError,
-  handleCommand,
+  aggregateStream,
+  createCommandHandler,
+  createNumberAllocator,
   newId,
   systemClock,
   type AppendMetadata,
   type Clock,
   type DecidedEvent,
   type EventStore,
-  type NewEvent,
+  type StoredEvent,
 } from '@verdict/platform';
 import { ciRunDecider, ciRunStream } from './ciRun';
-import { counterDecider, counterStream, parseCounterEvent } from './counter';
-import { decide, requireRunning, runDecider, type RunCommand } from './decide';
+import { counterDecider, counterStream } from './counter';
+import { requireRunning, runDecider, type RunCommand } from './decide';
 import { distinctResults, parseResults, resultEventId } from './results';
 import {
-  parseRunEvent,
   resultStripeOf,
   runArtifactsStream,
   runCoverageStream,
@@ -48,7 +47,6 @@ import {
   runStream,
   summaryOf,
   type ExistingRun,
-  type RunEvent,
   type RunState,
 } from './run';
 
@@ -123,16 +121,12 @@ const LIFECYCLE_RETRIES = 100;
 /** Attempts at a run number; concurrent starts in one project take turns, one winner per round. */
 const COUNTER_ATTEMPTS = 100;
 /** Attempts at appending a batch when a concurrent request stored some of its results first. */
-const ADDITION_ATTEMPTS = 5;
+const ADDITION_RETRIES = 4;
 
 function existing(state: RunState): ExistingRun {
   // handleCommand only returns after the decider accepted, which needs an existing run.
   if (state.status === 'none') throw new Error('run is absent after a successful command');
   return state;
-}
-
-function toNewEvents(events: readonly DecidedEvent[]): NewEvent[] {
-  return events.map(({ type, version, data, eventId }) => ({ type, version, data, eventId }));
 }
 
 /**
@@ -144,8 +138,15 @@ export function createIngest(options: IngestOptions): Ingest {
   const { store } = options;
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? { newId: () => newId() };
-  /** The last counter-stream version seen per project, so an allocation reads only what is newer. */
-  const counterVersions = new Map<string, number>();
+  const commands = createCommandHandler({
+    store,
+    ...(options.onAppended ? { onAppended: options.onAppended } : {}),
+  });
+  const runNumbers = createNumberAllocator(commands, {
+    decider: counterDecider,
+    numberOf: (event) => RunCounterAllocated.parse(event).counter,
+    attempts: COUNTER_ATTEMPTS,
+  });
 
   function metadataOf(projectId: string, context: IngestContext, now: Date): AppendMetadata {
     return {
@@ -156,105 +157,46 @@ export function createIngest(options: IngestOptions): Ingest {
     };
   }
 
-  function appended(count: number): void {
-    if (count > 0) options.onAppended?.();
-  }
+  /** The run's lifecycle as its stream folds it. */
+  const loadRun = async (runId: string): Promise<RunState> =>
+    (await aggregateStream(store, runStream(runId), runDecider)).state;
 
-  async function loadRun(runId: string): Promise<RunState> {
-    const history = await store.readStream(runStream(runId));
-    return history.reduce(
-      (state, stored) => runDecider.evolve(state, parseRunEvent(stored)),
-      runDecider.initialState(),
-    );
-  }
-
-  async function decideLifecycle(command: RunCommand, metadata: AppendMetadata) {
-    const result = await handleCommand(store, runStream(command.runId), runDecider, command, metadata, {
-      retries: LIFECYCLE_RETRIES,
-    });
-    appended(result.events.length);
-    return result;
-  }
+  const decideLifecycle = (command: RunCommand, metadata: AppendMetadata) =>
+    commands.handle(runStream(command.runId), runDecider, command, { metadata, retries: LIFECYCLE_RETRIES });
 
   /** The run this CI run id names in the project: `runId` when this start claimed it first. */
   async function claimCiRun(projectId: string, ciRunId: string, runId: string, metadata: AppendMetadata) {
-    const { state, events } = await handleCommand(
-      store,
+    const { state } = await commands.handle(
       ciRunStream(projectId, ciRunId),
       ciRunDecider,
       { type: 'claimCiRun', projectId, ciRunId, runId },
-      metadata,
+      { metadata },
     );
-    appended(events.length);
     if (state.status !== 'claimed') throw new Error(`CI run ${ciRunId} is unclaimed after its claim`);
     return state.runId;
   }
 
-  /** The run's number: the next of the project, or the one it already had (idempotent per run). */
-  async function allocateCounter(projectId: string, runId: string, metadata: AppendMetadata) {
-    const streamId = counterStream(projectId);
-    for (let attempt = 1; ; attempt += 1) {
-      const known = counterVersions.get(projectId) ?? 0;
-      // The version is the last number, so the events from the last known version on decide the next.
-      const tail = await store.readStream(streamId, { fromVersion: Math.max(known, 1) });
-      const state = tail.reduce(
-        (folded, stored) => counterDecider.evolve(folded, parseCounterEvent(stored)),
-        counterDecider.initialState(),
-      );
-      const version = tail[tail.length - 1]?.streamPosition ?? 0;
-      const decided = toNewEvents(counterDecider.decide({ type: 'allocateCounter', runId }, state));
-      try {
-        const result = await store.append(streamId, decided, {
-          ...metadata,
-          expectedVersion: version === 0 ? 'no_stream' : version,
-        });
-        appended(result.events.length);
-        const [stored] = result.events;
-        if (!stored) throw new Error(`No run number was stored for run ${runId}`);
-        // An allocation of this run made before (a retry) comes back instead: its number stands.
-        counterVersions.set(projectId, Math.max(counterVersions.get(projectId) ?? 0, stored.streamPosition));
-        return RunCounterAllocated.parse(stored).counter;
-      } catch (error) {
-        if (!(error instanceof VersionConflictError) || attempt >= COUNTER_ATTEMPTS) throw error;
-        counterVersions.set(projectId, error.actualVersion);
-      }
-    }
-  }
-
   /**
-   * Appends the events that are not stored yet and counts them. A concurrent request storing some of the
-   * same events first makes the store refuse the append (an event id is taken): check again, append the rest.
+   * An addition (results, an artifact, coverage): decided on the run's lifecycle, appended to the
+   * addition's own stream with `expectedVersion: 'any'`. The events' ids name their content, so a repeat
+   * finds what the first one stored.
    */
-  async function appendNew(streamId: string, events: RunEvent[], metadata: AppendMetadata): Promise<number> {
-    let pending = toNewEvents(events);
-    for (let attempt = 1; ; attempt += 1) {
-      const stored = await store.existingEventIds(pending.map((event) => event.eventId ?? ''));
-      pending = pending.filter((event) => !stored.has(event.eventId ?? ''));
-      if (pending.length === 0) return 0;
-      try {
-        await store.append(streamId, pending, { ...metadata, expectedVersion: 'any' });
-        appended(pending.length);
-        return pending.length;
-      } catch (error) {
-        const raced = error instanceof ConflictError || error instanceof VersionConflictError;
-        if (!raced || attempt >= ADDITION_ATTEMPTS) throw error;
-      }
-    }
-  }
+  const decideAddition = (
+    command: RunCommand,
+    metadata: AppendMetadata,
+    appendTo: (events: readonly DecidedEvent[]) => string,
+    skipKnownEvents = false,
+  ) =>
+    commands.handle(runStream(command.runId), runDecider, command, {
+      metadata,
+      appendTo,
+      skipKnownEvents,
+      retries: ADDITION_RETRIES,
+    });
 
-  /** Decides an addition (results, an artifact, coverage) on the run's folded lifecycle. */
-  async function decideAddition(command: RunCommand): Promise<RunEvent[]> {
-    return decide(command, await loadRun(command.runId));
-  }
-
-  /**
-   * Appends one event whose id names its content; when that id is already stored in the stream (a retry),
-   * the store answers the event stored first, which is what the caller gets back.
-   */
-  async function appendOnce(streamId: string, events: RunEvent[], metadata: AppendMetadata) {
-    const result = await store.append(streamId, toNewEvents(events), { ...metadata, expectedVersion: 'any' });
-    appended(result.events.length);
-    const [stored] = result.events;
+  /** The one event an addition of an artifact or coverage stored: the first, when this one repeats it. */
+  function storedOne(events: readonly StoredEvent[], streamId: string): StoredEvent {
+    const [stored] = events;
     if (!stored) throw new Error(`Nothing was stored in ${streamId}`);
     return stored;
   }
@@ -269,7 +211,9 @@ export function createIngest(options: IngestOptions): Ingest {
       // stopped halfway): it allocates the run's number too, which is the same number, and creates the run.
       const before = runId === minted ? { status: 'none' as const } : await loadRun(runId);
       const counter =
-        before.status === 'none' ? await allocateCounter(projectId, runId, metadata) : before.run.counter;
+        before.status === 'none'
+          ? await runNumbers.allocate(counterStream(projectId), { type: 'allocateCounter', runId }, metadata)
+          : before.run.counter;
       const { events, state } = await decideLifecycle(
         {
           type: 'createRun',
@@ -300,10 +244,13 @@ export function createIngest(options: IngestOptions): Ingest {
       const parsed = parseResults(items);
       const { distinct } = distinctResults(parsed);
       const now = clock.now();
-      const events = await decideAddition({ type: 'recordResults', runId, projectId, items: distinct });
-      const stream = runResultsStream(runId, resultStripeOf(events[0]?.eventId ?? ''));
-      const accepted = await appendNew(stream, events, metadataOf(projectId, context, now));
-      return { accepted, duplicates: parsed.length - accepted };
+      const { events } = await decideAddition(
+        { type: 'recordResults', runId, projectId, items: distinct },
+        metadataOf(projectId, context, now),
+        (decided) => runResultsStream(runId, resultStripeOf(decided[0]?.eventId ?? '')),
+        true,
+      );
+      return { accepted: events.length, duplicates: parsed.length - events.length };
     },
 
     async recordedCount(runId, items) {
@@ -322,22 +269,30 @@ export function createIngest(options: IngestOptions): Ingest {
 
     async recordArtifact(projectId, runId, artifact, context = {}) {
       const now = clock.now();
-      const events = await decideAddition({
-        type: 'recordArtifact',
-        runId,
-        projectId,
-        artifact: { ...artifact, resultRef: artifact.resultRef ?? null },
-        now,
-      });
-      const stored = await appendOnce(runArtifactsStream(runId), events, metadataOf(projectId, context, now));
-      return RunArtifactAdded.parse(stored).artifact;
+      const stream = runArtifactsStream(runId);
+      const { events } = await decideAddition(
+        {
+          type: 'recordArtifact',
+          runId,
+          projectId,
+          artifact: { ...artifact, resultRef: artifact.resultRef ?? null },
+          now,
+        },
+        metadataOf(projectId, context, now),
+        () => stream,
+      );
+      return RunArtifactAdded.parse(storedOne(events, stream)).artifact;
     },
 
     async addCoverage(projectId, runId, coverage, context = {}) {
       const now = clock.now();
-      const events = await decideAddition({ type: 'addCoverage', runId, projectId, coverage, now });
-      const stored = await appendOnce(runCoverageStream(runId), events, metadataOf(projectId, context, now));
-      return RunCoverageAdded.parse(stored).coverage;
+      const stream = runCoverageStream(runId);
+      const { events } = await decideAddition(
+        { type: 'addCoverage', runId, projectId, coverage, now },
+        metadataOf(projectId, context, now),
+        () => stream,
+      );
+      return RunCoverageAdded.parse(storedOne(events, stream)).coverage;
     },
 
     async finish(projectId, runId, body, context = {}) {

@@ -8,7 +8,8 @@ import { createInProcessBus, newSecret, type SqlDatabase } from '@verdict/platfo
 import { uniqueName } from '@verdict/platform/testing';
 import type { TestResultsModule } from '../module';
 import { realisticResult } from '../runs/fixtures';
-import { memberIdentity, serveOverHttp, testDatabases, testModule } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
+import { memberIdentity, serveOverHttp, testModule } from '../testing';
 
 const secret = newSecret(32);
 const PROJECT = 'project-1';

@@ -11,7 +11,7 @@ import {
   type Harness,
   type Receiver,
 } from '../testKit';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 const DELAYS = [60_000, 300_000, 1_800_000, 7_200_000];
 

@@ -21,7 +21,7 @@ import {
   type Harness,
   type Receiver,
 } from '../testKit';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 import { createDispatcher } from './dispatcher';
 
 describe.each(testDatabases())('delivery-time checks and the queue hand-off on $name', (database) => {

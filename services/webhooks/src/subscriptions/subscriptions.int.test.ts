@@ -1,6 +1,6 @@
 import { createInProcessBus, ManualClock, type SqlDatabase } from '@verdict/platform';
 import { startHarness, type Harness, type HarnessNames } from '../testKit';
-import { testDatabases } from '../testing';
+import { testDatabases } from '@verdict/platform/testing/databases';
 
 const CREATE = {
   url: 'https://hooks.example.com/verdict',
