@@ -3,6 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { analyticsRoutes as analyticsRouteSpecs, type RouteSpec } from '@verdict/contracts';
 import {
   createProjector,
+  createSqlEventStore,
   eventOfMessage,
   registerRoutes,
   replayedEventIds,
@@ -22,6 +23,9 @@ import { organizationsProjection, ORGANIZATIONS_READ_MODEL } from './projections
 /** The topics analytics consumes: the test-results events and the identity events. */
 export const TEST_RESULTS_TOPIC = 'test-results';
 export const IDENTITY_TOPIC = 'identity';
+/** The event stores of test-results and of the gateway's identity (same database), for rebuilds. */
+export const TEST_RESULTS_STORE = 'test_results';
+export const IDENTITY_STORE = 'gateway_identity';
 
 export interface AnalyticsPorts {
   db: SqlDatabase;
@@ -42,6 +46,9 @@ export interface AnalyticsSettings {
     identityTopic?: string;
     readModelSchema?: string;
     organizationsSchema?: string;
+    /** The event stores (same database) the read models are rebuilt from when their version moves on. */
+    testResultsStoreSchema?: string;
+    identityStoreSchema?: string;
   };
 }
 
@@ -110,11 +117,21 @@ export function createAnalyticsModule(ports: AnalyticsPorts, settings: Analytics
   const identityTopic = settings.names?.identityTopic ?? IDENTITY_TOPIC;
   const schema = settings.names?.readModelSchema ?? ANALYTICS_READ_MODEL;
   const organizationsSchema = settings.names?.organizationsSchema ?? ORGANIZATIONS_READ_MODEL;
-  const analytics = createProjector({ db: ports.db, projection: analyticsProjection(schema), logger });
+  const storeOf = (storeSchema: string) => createSqlEventStore({ db: ports.db, schema: storeSchema });
+  const testResultsStore = storeOf(settings.names?.testResultsStoreSchema ?? TEST_RESULTS_STORE);
+  const identityStore = storeOf(settings.names?.identityStoreSchema ?? IDENTITY_STORE);
+  // Each is rebuilt at start from the store its topic relays when its version moves on.
+  const analytics = createProjector({
+    db: ports.db,
+    projection: analyticsProjection(schema),
+    logger,
+    rebuildFrom: [testResultsStore],
+  });
   const organizations = createProjector({
     db: ports.db,
     projection: organizationsProjection(organizationsSchema),
     logger,
+    rebuildFrom: [identityStore],
   });
   const metrics = projectionMetrics(ports.metrics);
   let subscriptions: Subscription[] = [];

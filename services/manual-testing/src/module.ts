@@ -34,6 +34,9 @@ export const MANUAL_TESTING_TOPIC = 'manual-testing';
 /** The topics this service consumes besides its own (names of the gateway and test-results). */
 export const IDENTITY_TOPIC = 'identity';
 export const TEST_RESULTS_TOPIC = 'test-results';
+/** The event stores of the gateway's identity and of test-results (same database), for rebuilds. */
+export const IDENTITY_STORE = 'gateway_identity';
+export const TEST_RESULTS_STORE = 'test_results';
 
 export interface ManualTestingPorts {
   db: SqlDatabase;
@@ -63,6 +66,9 @@ export interface ManualTestingSettings {
     linksSchema?: string;
     identityTopic?: string;
     testResultsTopic?: string;
+    /** The event stores (same database) the read models are rebuilt from when their version moves on. */
+    identityStoreSchema?: string;
+    testResultsStoreSchema?: string;
   };
 }
 
@@ -104,8 +110,20 @@ export function createManualTestingModule(
     route: (event) => ({ topic, key: event.projectId ?? event.streamId }),
     logger,
   });
-  const readModel = createProjector({ db: ports.db, projection: manualReadModel(readSchema), logger });
-  const links = createProjector({ db: ports.db, projection: linkedTestsProjection(linksSchema), logger });
+  const storeOf = (storeSchema: string) => createSqlEventStore({ db: ports.db, schema: storeSchema });
+  // Each is rebuilt at start from the stores of the topics it consumes when its version moves on.
+  const readModel = createProjector({
+    db: ports.db,
+    projection: manualReadModel(readSchema),
+    logger,
+    rebuildFrom: [store, storeOf(names.identityStoreSchema ?? IDENTITY_STORE)],
+  });
+  const links = createProjector({
+    db: ports.db,
+    projection: linkedTestsProjection(linksSchema),
+    logger,
+    rebuildFrom: [storeOf(names.testResultsStoreSchema ?? TEST_RESULTS_STORE)],
+  });
   const writes = createWrites({
     store,
     db: ports.db,

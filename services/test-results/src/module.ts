@@ -118,7 +118,13 @@ export function createTestResultsModule(
   });
   const ingest = createIngest({ store, clock: ports.clock, onAppended: () => relay.notify() });
   const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
-  const projector = createProjector({ db: ports.db, projection: runsProjection(readModel), logger });
+  // A new version of the runs read model is rebuilt from this store at start (projector.init).
+  const projector = createProjector({
+    db: ports.db,
+    projection: runsProjection(readModel),
+    logger,
+    rebuildFrom: [store],
+  });
   let subscription: Subscription | null = null;
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { webhookRoutes, type RouteSpec } from '@verdict/contracts';
 import {
   createProjector,
+  createSqlEventStore,
   eventOfMessage,
   registerRoutes,
   replayedEventIds,
@@ -17,7 +18,7 @@ import {
   webhookRunsProjection,
   WEBHOOK_RUNS_PROJECTION,
   type DeliveryHandoff,
-} from './projection/runsProjection';
+} from './projections/runsProjection';
 import { createWebhookTables, WEBHOOKS_SCHEMA } from './schema';
 import { createSecretBox } from './security/secrets';
 import { systemResolver, withResolveTimeout, type Resolver } from './security/targets';
@@ -26,6 +27,8 @@ import { createSubscriptions } from './subscriptions/subscriptions';
 
 /** The topic the run events come from (the test-results service's), keyed by project. */
 export const TEST_RESULTS_TOPIC = 'test-results';
+/** The test-results event store's schema (same database): what the runs projection is rebuilt from. */
+export const TEST_RESULTS_STORE = 'test_results';
 export const WEBHOOKS_CONSUMER_GROUP = 'webhooks.dispatcher';
 
 export interface WebhooksPorts {
@@ -61,7 +64,14 @@ export interface WebhooksSettings {
    * are keyed by project, so batches of different partitions never touch the same run.
    */
   concurrentPartitions?: number;
-  names?: { schema?: string; projection?: string; topic?: string; consumerGroup?: string };
+  names?: {
+    schema?: string;
+    projection?: string;
+    topic?: string;
+    consumerGroup?: string;
+    /** The test-results event store (same database), replayed when the runs projection's version moves on. */
+    testResultsStoreSchema?: string;
+  };
 }
 
 export interface WebhooksModule {
@@ -142,6 +152,12 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
       handoff,
     }),
     logger,
+    rebuildFrom: [
+      createSqlEventStore({
+        db: ports.db,
+        schema: settings.names?.testResultsStoreSchema ?? TEST_RESULTS_STORE,
+      }),
+    ],
   });
   let subscription: Subscription | null = null;
 

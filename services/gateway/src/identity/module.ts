@@ -94,7 +94,12 @@ export function createIdentity(options: IdentityOptions): Identity {
   const topic = options.topic ?? IDENTITY_TOPIC;
   const logger = options.logger.child({ component: 'identity' });
   const readModel = createSqlIdentityDirectory(db, schema);
-  const projector = createProjector({ db, projection: identityProjection(schema), logger });
+  const projector = createProjector({
+    db,
+    projection: identityProjection(schema),
+    logger,
+    rebuildFrom: [store],
+  });
   const relay = createOutboxRelay({
     name: `${schema}.relay`,
     store,

@@ -7,7 +7,7 @@ import {
   type SqlDatabase,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { webhookRunsProjection } from '../projection/runsProjection';
+import { webhookRunsProjection } from '../projections/runsProjection';
 import { createWebhookTables } from '../schema';
 import { createSecretBox } from '../security/secrets';
 import type { ResolvedAddress } from '../security/targets';
