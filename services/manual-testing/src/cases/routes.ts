@@ -12,6 +12,7 @@ import {
   reply,
   ValidationError,
   type BoundRoute,
+  type ProjectContext,
 } from '@verdict/platform';
 import {
   caseDetail,
@@ -54,6 +55,55 @@ const safeFileName = (name: string) =>
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^[._]+/, '')
     .slice(0, 120) || 'attachment';
+
+/** Streams the multipart `file` into the blob store and records it on the case (an optional `stepRef` names its step). */
+async function addAttachment(deps: RouteDeps, caseRef: string, ctx: ProjectContext) {
+  const { read, writes, clock } = deps;
+  const { projectId } = ctx;
+  const caseId = await requireCase(read, projectId, caseRef);
+  const attachmentId = newId();
+  const key = `manual/${projectId}/${caseId}/${attachmentId}`;
+  const { fields, file } = await receiveUpload(ctx.req, {
+    blobs: deps.blobs,
+    key,
+    maxBytes: deps.attachmentMaxBytes,
+    describe: (_fields, part) => ({
+      contentType: part.mimeType || 'application/octet-stream',
+      filename: part.filename || 'attachment',
+    }),
+  });
+  const stepRef = fields.stepRef?.trim() || null;
+  try {
+    if (stepRef !== null && stepRef.length > 100) {
+      throw new ValidationError('stepRef: must be at most 100 characters');
+    }
+    await writes.run(
+      caseStream(caseId),
+      caseDecider,
+      {
+        type: 'addAttachment',
+        attachment: {
+          id: attachmentId,
+          fileName: safeFileName(file.filename),
+          originalFileName: file.filename.slice(0, 255),
+          fileSize: file.size,
+          mimeType: file.contentType,
+          blobKey: key,
+          stepRef,
+        },
+        by: ctx.actor,
+        now: clock.now(),
+      },
+      ctx,
+    );
+  } catch (error) {
+    // The blob is only worth keeping if the case recorded it.
+    if (error instanceof AppError) await deps.blobs.delete(key);
+    throw error;
+  }
+  const detail = await detailOf(read, projectId, caseId);
+  return detail.attachments.find((a) => a._id === attachmentId);
+}
 
 /**
  * @example registerRoutes(router, caseRoutes(deps));
@@ -114,51 +164,7 @@ export function caseRoutes(deps: RouteDeps): BoundRoute[] {
       const { items, total } = await caseHistory(read, caseId, query.page, query.limit);
       return reply.page(items, paginationOf(query.page, query.limit, total));
     },
-    'post /{projectId}/manual-test-cases/{caseId}/attachments': async ({ params }, ctx) => {
-      const { projectId } = ctx;
-      const caseId = await requireCase(read, projectId, params.caseId);
-      const attachmentId = newId();
-      const key = `manual/${projectId}/${caseId}/${attachmentId}`;
-      const { fields, file } = await receiveUpload(ctx.req, {
-        blobs: deps.blobs,
-        key,
-        maxBytes: deps.attachmentMaxBytes,
-        describe: (_fields, part) => ({
-          contentType: part.mimeType || 'application/octet-stream',
-          filename: part.filename || 'attachment',
-        }),
-      });
-      const stepRef = fields.stepRef?.trim() || null;
-      try {
-        if (stepRef !== null && stepRef.length > 100) {
-          throw new ValidationError('stepRef: must be at most 100 characters');
-        }
-        await writes.run(
-          caseStream(caseId),
-          caseDecider,
-          {
-            type: 'addAttachment',
-            attachment: {
-              id: attachmentId,
-              fileName: safeFileName(file.filename),
-              originalFileName: file.filename.slice(0, 255),
-              fileSize: file.size,
-              mimeType: file.contentType,
-              blobKey: key,
-              stepRef,
-            },
-            by: ctx.actor,
-            now: clock.now(),
-          },
-          ctx,
-        );
-      } catch (error) {
-        // The blob is only worth keeping if the case recorded it.
-        if (error instanceof AppError) await deps.blobs.delete(key);
-        throw error;
-      }
-      const detail = await detailOf(read, projectId, caseId);
-      return detail.attachments.find((a) => a._id === attachmentId);
-    },
+    'post /{projectId}/manual-test-cases/{caseId}/attachments': ({ params }, ctx) =>
+      addAttachment(deps, params.caseId, ctx),
   });
 }

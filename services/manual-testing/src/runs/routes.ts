@@ -54,83 +54,83 @@ async function detailOf(read: ManualReadStore, projectId: string, runId: string)
   return detail;
 }
 
+/** Creates a run of the cases named (by id, or by suite; every case of the project without either). */
+async function createRun(deps: RouteDeps, body: CreateManualRunRequest, ctx: ProjectContext) {
+  const { read, writes, clock } = deps;
+  const { projectId } = ctx;
+  let releaseId: string | null = null;
+  if (body.releaseId !== undefined) {
+    releaseId = await releaseIdOf(read, projectId, body.releaseId);
+    if (releaseId === null) throw new ValidationError('releaseId: no release with this id in the project');
+  }
+  const assigneeUserId = (await assigneeOf(read, ctx, body.assigneeUserId)) ?? null;
+  const everyCase = body.caseIds === undefined && body.suiteIds === undefined;
+  const { found, missing } = await casesForRun(
+    read,
+    projectId,
+    body.caseIds ?? [],
+    body.suiteIds ?? [],
+    everyCase,
+  );
+  if (missing.length > 0) {
+    throw new ValidationError(`caseIds: no case ${missing.slice(0, 10).join(', ')} in the project`);
+  }
+  for (const suiteId of body.suiteIds ?? []) {
+    if (
+      !(
+        await read.db.query(
+          `SELECT 1 FROM ${read.schema}.suites WHERE project_id = $1 AND id = $2 AND NOT deleted`,
+          [projectId, suiteId],
+        )
+      ).rowCount
+    ) {
+      throw new ValidationError(`suiteIds: no suite ${suiteId} in the project`);
+    }
+  }
+  if (found.length === 0) {
+    throw new ValidationError(
+      everyCase ? 'caseIds: the project has no manual test cases yet' : 'suiteIds: the suites hold no cases',
+    );
+  }
+  if (found.length > MANUAL_LIMITS.runCases) {
+    throw new ValidationError(`caseIds: a run holds at most ${MANUAL_LIMITS.runCases} cases`);
+  }
+  const runId = newId();
+  const number = await writes.allocate('run', projectId, runId);
+  await writes.run(
+    runStream(runId),
+    runDecider,
+    {
+      type: 'createRun',
+      runId,
+      projectId,
+      number,
+      name: body.name,
+      description: body.description ?? '',
+      releaseId,
+      assigneeUserId,
+      cases: found.map((c) => ({
+        refId: newId(),
+        caseId: c.id,
+        number: c.number,
+        title: c.title,
+        revision: c.revision,
+      })),
+      by: ctx.actor,
+      now: clock.now(),
+    },
+    ctx,
+  );
+  return reply.created(await detailOf(read, projectId, runId));
+}
+
 /**
  * @example registerRoutes(router, runRoutes(deps));
  */
 export function runRoutes(deps: RouteDeps): BoundRoute[] {
   const { read, writes, clock } = deps;
-  const createRun = async (body: CreateManualRunRequest, ctx: ProjectContext) => {
-    const { projectId } = ctx;
-    let releaseId: string | null = null;
-    if (body.releaseId !== undefined) {
-      releaseId = await releaseIdOf(read, projectId, body.releaseId);
-      if (releaseId === null) throw new ValidationError('releaseId: no release with this id in the project');
-    }
-    const assigneeUserId = (await assigneeOf(read, ctx, body.assigneeUserId)) ?? null;
-    const everyCase = body.caseIds === undefined && body.suiteIds === undefined;
-    const { found, missing } = await casesForRun(
-      read,
-      projectId,
-      body.caseIds ?? [],
-      body.suiteIds ?? [],
-      everyCase,
-    );
-    if (missing.length > 0) {
-      throw new ValidationError(`caseIds: no case ${missing.slice(0, 10).join(', ')} in the project`);
-    }
-    for (const suiteId of body.suiteIds ?? []) {
-      if (
-        !(
-          await read.db.query(
-            `SELECT 1 FROM ${read.schema}.suites WHERE project_id = $1 AND id = $2 AND NOT deleted`,
-            [projectId, suiteId],
-          )
-        ).rowCount
-      ) {
-        throw new ValidationError(`suiteIds: no suite ${suiteId} in the project`);
-      }
-    }
-    if (found.length === 0) {
-      throw new ValidationError(
-        everyCase
-          ? 'caseIds: the project has no manual test cases yet'
-          : 'suiteIds: the suites hold no cases',
-      );
-    }
-    if (found.length > MANUAL_LIMITS.runCases) {
-      throw new ValidationError(`caseIds: a run holds at most ${MANUAL_LIMITS.runCases} cases`);
-    }
-    const runId = newId();
-    const number = await writes.allocate('run', projectId, runId);
-    await writes.run(
-      runStream(runId),
-      runDecider,
-      {
-        type: 'createRun',
-        runId,
-        projectId,
-        number,
-        name: body.name,
-        description: body.description ?? '',
-        releaseId,
-        assigneeUserId,
-        cases: found.map((c) => ({
-          refId: newId(),
-          caseId: c.id,
-          number: c.number,
-          title: c.title,
-          revision: c.revision,
-        })),
-        by: ctx.actor,
-        now: clock.now(),
-      },
-      ctx,
-    );
-    return reply.created(await detailOf(read, projectId, runId));
-  };
-
   return bindRoutes(manualRunRoutes, {
-    'post /{projectId}/manual-runs': ({ body }, ctx) => createRun(body, ctx),
+    'post /{projectId}/manual-runs': ({ body }, ctx) => createRun(deps, body, ctx),
     'get /{projectId}/manual-runs': async ({ query }, { projectId }) => {
       const { items, total } = await listRuns(read, projectId, query);
       return reply.page(items, paginationOf(query.page, query.limit, total));
