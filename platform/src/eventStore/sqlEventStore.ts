@@ -42,6 +42,12 @@ export interface SqlEventStoreOptions {
   schema: string;
   /** Gives `occurredAt` when an append does not; the system clock by default. */
   clock?: Clock;
+  /**
+   * An inline projection (emmett's, Marten's): called with the events of every append, in the append's
+   * transaction, so the read model it writes commits with them or not at all. Keep it to a few statements:
+   * it holds the append's transaction open.
+   */
+  inline?: (tx: SqlExecutor, events: readonly StoredEvent[]) => Promise<void>;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -305,16 +311,22 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
     lockStream: boolean,
   ): Promise<AppendResult> {
     const occurredAt = (metadata.occurredAt ?? clock.now()).toISOString();
-    const stored = lockStream
-      ? await db.transaction(async (tx) => {
-          await tx.query(
-            'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-            [streamLockKey(streamId)],
-            PREPARED,
-          );
-          return insert(tx, streamId, events, expected, metadata, occurredAt);
-        })
-      : await insert(db, streamId, events, expected, metadata, occurredAt);
+    const { inline } = options;
+    const stored =
+      lockStream || inline
+        ? await db.transaction(async (tx) => {
+            if (lockStream) {
+              await tx.query(
+                'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
+                [streamLockKey(streamId)],
+                PREPARED,
+              );
+            }
+            const appended = await insert(tx, streamId, events, expected, metadata, occurredAt);
+            await inline?.(tx, appended);
+            return appended;
+          })
+        : await insert(db, streamId, events, expected, metadata, occurredAt);
     return { nextExpectedVersion: stored[stored.length - 1]?.streamPosition ?? 0, events: stored };
   }
 

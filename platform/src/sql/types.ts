@@ -78,3 +78,21 @@ export function isSqlError(error: unknown, code?: string, constraint?: string): 
     (code === undefined || actual === code) && (constraint === undefined || actualConstraint === constraint)
   );
 }
+
+/**
+ * The database as seen from inside a transaction already open: every statement runs in `tx`, and a
+ * `transaction()` joins it (commits and rollbacks are the outer transaction's). For writing through a
+ * port built on a database (an event store and its inline projection) together with other statements.
+ *
+ * @example const store = createSqlEventStore({ db: joinTransaction(db, tx), schema });
+ */
+export function joinTransaction(db: SqlDatabase, tx: SqlExecutor): SqlDatabase {
+  return {
+    kind: db.kind,
+    query: tx.query.bind(tx),
+    transaction: (work) => work(tx),
+    exec: () => Promise.reject(new Error('exec() runs statements without a transaction; not inside one')),
+    ping: () => db.ping(),
+    close: () => Promise.reject(new Error('A joined transaction is closed by its owner')),
+  };
+}
