@@ -13,17 +13,15 @@ import {
   type SqlDatabase,
   type Subscription,
 } from '@verdict/platform';
-import { createDispatcher, type Claimed, type Dispatcher, type Reservation } from './delivery/dispatcher';
-import {
-  webhookRunsProjection,
-  WEBHOOK_RUNS_PROJECTION,
-  type DeliveryHandoff,
-} from './projections/runsProjection';
+import { createDispatcher, type Dispatcher } from './delivery/dispatcher';
+import { webhookRunsProjection, WEBHOOK_RUNS_PROJECTION } from './projections/runsProjection';
 import { createWebhookTables, WEBHOOKS_SCHEMA } from './schema';
 import { createSecretBox } from './security/secrets';
 import { systemResolver, withResolveTimeout, type Resolver } from './security/targets';
+import { importRowsWithoutStream } from './subscriptions/importRows';
 import { webhookHttpRoutes } from './subscriptions/routes';
 import { createSubscriptions } from './subscriptions/subscriptions';
+import { createSubscriptionStore } from './subscriptions/subscriptionStore';
 
 /** The topic the run events come from (the test-results service's), keyed by project. */
 export const TEST_RESULTS_TOPIC = 'test-results';
@@ -98,9 +96,12 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     allowPrivateNetworks: settings.allowPrivateNetworks,
     resolve: withResolveTimeout(ports.resolve ?? systemResolver),
   };
+  const store = createSubscriptionStore(ports.db, schema, ports.clock);
+  const { commands } = store;
   const subscriptions = createSubscriptions({
     db: ports.db,
     schema,
+    commands,
     clock: ports.clock,
     cutover: settings.eventNameCutover,
     targets,
@@ -111,6 +112,7 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     schema,
     clock: ports.clock,
     logger: ports.logger,
+    subscriptions: store,
     cutover: settings.eventNameCutover,
     retryDelaysMs: settings.retryDelaysMs,
     timeoutMs: settings.timeoutMs,
@@ -119,29 +121,6 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     ...(settings.pollIntervalMs === undefined ? {} : { pollIntervalMs: settings.pollIntervalMs }),
     ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
   });
-  // Reservations of the batches being applied, by source event id, until their transaction ends.
-  const held = new Map<string, Reservation & { claimed: Claimed[] }>();
-  const handoff: DeliveryHandoff = {
-    reserve(eventIds) {
-      const reservation = dispatcher.reserve();
-      if (reservation === null) return null;
-      const kept = { ...reservation, claimed: [] };
-      for (const id of eventIds) held.set(id, kept);
-      return kept;
-    },
-  };
-  /** Sends what the batch queued under its reservations once committed; frees the slots either way. */
-  function settleHeld(eventIds: string[], committed: boolean): void {
-    const reservations = new Set<Reservation & { claimed: Claimed[] }>();
-    for (const id of eventIds) {
-      const reservation = held.get(id);
-      if (reservation === undefined) continue;
-      reservations.add(reservation);
-      held.delete(id);
-    }
-    for (const reservation of reservations)
-      dispatcher.sendReserved(reservation, committed ? reservation.claimed : []);
-  }
   const projector = createProjector({
     db: ports.db,
     projection: webhookRunsProjection({
@@ -149,7 +128,6 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
       queueSchema: schema,
       clock: ports.clock,
       publicUrl: settings.publicUrl,
-      handoff,
     }),
     logger,
     rebuildFrom: [
@@ -171,6 +149,9 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     dispatcher,
     async start() {
       await createWebhookTables(ports.db, schema);
+      await store.init();
+      const imported = await importRowsWithoutStream(ports.db, schema, commands);
+      if (imported > 0) logger.info({ imported }, 'webhook subscriptions kept as rows became event streams');
       await projector.init();
       await ports.bus.ensureTopics([topic]);
       subscription = await ports.bus.subscribe({
@@ -179,17 +160,9 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
         fromBeginning: true,
         concurrentPartitions: settings.concurrentPartitions ?? 4,
         handleBatch: async (messages) => {
-          const events = messages.map(eventOfMessage);
-          const ids = events.map((event) => event.eventId);
-          let applied: number;
-          try {
-            applied = await projector.applyEvents(events, { replays: replayedEventIds(messages) });
-          } catch (error) {
-            settleHeld(ids, false);
-            throw error;
-          }
-          settleHeld(ids, true);
-          // Deliveries queued beyond the reserved slots (or by a replica without any) wait for a claim.
+          const applied = await projector.applyEvents(messages.map(eventOfMessage), {
+            replays: replayedEventIds(messages),
+          });
           if (applied > 0) dispatcher.notify();
         },
       });

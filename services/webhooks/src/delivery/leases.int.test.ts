@@ -11,6 +11,7 @@ import { webhookRunsProjection } from '../projections/runsProjection';
 import { createWebhookTables } from '../schema';
 import { createSecretBox } from '../security/secrets';
 import type { ResolvedAddress } from '../security/targets';
+import { createSubscriptionStore } from '../subscriptions/subscriptionStore';
 import {
   eventually,
   publish,
@@ -22,9 +23,10 @@ import {
   type Receiver,
 } from '../testKit';
 import { testDatabases } from '@verdict/platform/testing/databases';
+import { claimDue } from './attempts';
 import { createDispatcher } from './dispatcher';
 
-describe.each(testDatabases())('delivery-time checks and the queue hand-off on $name', (database) => {
+describe.each(testDatabases())('delivery-time checks and leases on $name', (database) => {
   let db: SqlDatabase;
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const receivers: Receiver[] = [];
@@ -97,10 +99,12 @@ describe.each(testDatabases())('delivery-time checks and the queue hand-off on $
     );
   });
 
-  it('when deliveries were queued leased to a replica that died before sending them, then another replica sends each once after the lease runs out', async () => {
+  it('when deliveries were claimed by a replica that died before sending them, then another replica sends each once after the lease runs out', async () => {
     const schema = uniqueName('wh');
     const secrets = createSecretBox(secretKey);
     await createWebhookTables(db, schema);
+    const subscriptions = createSubscriptionStore(db, schema, clock);
+    await subscriptions.init();
     const r = await receiver();
     const p = project();
     await db.query(
@@ -114,15 +118,13 @@ describe.each(testDatabases())('delivery-time checks and the queue hand-off on $
       schema,
       clock,
       logger: silentLogger(),
+      subscriptions,
       cutover: new Date('2026-12-11T00:00:00Z'),
       retryDelaysMs: [60_000],
       timeoutMs: 2_000,
       targets: { allowPrivateNetworks: true, resolve: async () => [] },
       secrets,
     };
-    // The replica that dies: its loop reserves slots, the projection queues under its lease, no send.
-    const dying = createDispatcher(options);
-    dying.start();
     const projector = createProjector({
       db,
       projection: webhookRunsProjection({
@@ -130,18 +132,16 @@ describe.each(testDatabases())('delivery-time checks and the queue hand-off on $
         queueSchema: schema,
         clock,
         publicUrl: 'https://verdict.example.com',
-        handoff: {
-          reserve: () => {
-            const reservation = dying.reserve();
-            return reservation === null ? null : { ...reservation, claimed: [] };
-          },
-        },
       }),
       logger: silentLogger(),
     });
     await projector.init();
     const run = runEvents(p);
     await projector.applyEvents(run.all);
+    // The replica that dies: it claims both deliveries (the lease of a 2 s timeout) and sends nothing.
+    const now = clock.now();
+    const until = new Date(now.getTime() + 2_000 + 30_000);
+    expect(await claimDue(db, schema, { now, until, lease: 'dying', limit: 64 })).toHaveLength(2);
     const { rows } = await db.query<{ lease: string | null }>(`SELECT lease FROM ${schema}.deliveries`);
     expect(rows).toHaveLength(2);
     expect(rows.every((row) => row.lease !== null)).toBe(true);
@@ -154,7 +154,6 @@ describe.each(testDatabases())('delivery-time checks and the queue hand-off on $
     expect(await survivor.drain()).toBe(0);
     await r.waitFor(2);
     expect(new Set(r.received.map((d) => d.headers['x-service-delivery'])).size).toBe(2);
-    await dying.stop();
     await survivor.stop();
   });
 });
