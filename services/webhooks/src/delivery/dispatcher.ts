@@ -7,12 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock, Logger, SqlDatabase } from '@verdict/platform';
-import { checkTarget, type TargetPolicy } from '../security/targets';
+import type { TargetPolicy } from '../security/targets';
 import type { SecretBox } from '../security/secrets';
 import type { SubscriptionStore } from '../subscriptions/subscriptionStore';
-import { claimDue, createAttemptRecorder, type Claimed } from './attempts';
-import { requestOf } from './request';
-import { createSender, type SendOutcome } from './send';
+import { claimDue, type Claimed } from './attempts';
+import { createAttemptRecorder } from './recorder';
+import { attemptDelivery } from './request';
+import { createSender } from './send';
 
 export const DEFAULT_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000];
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -45,6 +46,25 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
+/** A sleep of `ms` that wake() ends early: the loop's poll timer. */
+function createAlarm(ms: number) {
+  let ring: () => void = () => undefined;
+  return {
+    sleep: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        timer.unref();
+        function done() {
+          clearTimeout(timer);
+          ring = () => undefined;
+          resolve();
+        }
+        ring = done;
+      }),
+    wake: () => ring(),
+  };
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, schema, clock } = options;
   const logger = options.logger.child({ component: 'webhook-dispatcher' });
@@ -60,30 +80,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return claimDue(db, schema, { now, until, lease: randomBytes(12).toString('hex'), limit });
   }
 
-  async function attempt(delivery: Claimed): Promise<SendOutcome> {
-    const target = await checkTarget(delivery.url, options.targets);
-    if (!target.ok)
-      return { ok: false, statusCode: null, responseTimeMs: 0, error: `refused: url ${target.reason}` };
-    const secret = options.secrets.open(delivery.sealed_secret);
-    const { body, headers } = requestOf(delivery, secret, clock.now(), options.cutover);
-    return sender.send({
-      url: target.url,
-      address: target.address,
-      headers,
-      body,
-      timeoutMs: options.timeoutMs,
-    });
-  }
-
   /** Sends and records one delivery; `sent` runs once the request is over, before the record. */
   async function deliver(delivery: Claimed, sent: () => void = () => undefined): Promise<void> {
     const startedAt = clock.now();
-    const outcome = await attempt(delivery).catch((error: unknown): SendOutcome => ({
-      ok: false,
-      statusCode: null,
-      responseTimeMs: 0,
-      error: (error as Error).message,
-    }));
+    const outcome = await attemptDelivery(delivery, startedAt, { ...options, sender });
     sent();
     await recorder.record({ delivery, outcome, startedAt, at: clock.now() });
   }
@@ -94,7 +94,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let backlog = true;
   // notify() came during a claim, which may have missed what was just queued.
   let notified = false;
-  let wake: () => void = () => undefined;
+  const alarm = createAlarm(options.pollIntervalMs ?? 1_000);
   let loop: Promise<void> = Promise.resolve();
   const inFlight = new Set<Promise<void>>();
 
@@ -105,7 +105,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (!slot) return;
       slot = false;
       sending -= 1;
-      if (backlog) wake();
+      if (backlog) alarm.wake();
     };
     const work: Promise<void> = deliver(delivery, release)
       .catch((error: unknown) => logger.error({ err: error, deliveryId: delivery.id }, 'recording failed'))
@@ -114,20 +114,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         inFlight.delete(work);
       });
     inFlight.add(work);
-  }
-
-  /** Resolves on wake() or after the poll interval, whichever comes first. */
-  function sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, options.pollIntervalMs ?? 1_000);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        wake = () => undefined;
-        resolve();
-      }
-      wake = done;
-    });
   }
 
   async function run(): Promise<void> {
@@ -144,7 +130,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           logger.warn({ err: error }, 'claiming deliveries failed; retrying on the next poll');
         }
       }
-      await sleep();
+      await alarm.sleep();
     }
   }
 
@@ -157,7 +143,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     notify() {
       backlog = true;
       notified = true;
-      wake();
+      alarm.wake();
     },
     async drain() {
       let attempts = 0;
@@ -170,7 +156,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     async stop() {
       running = false;
-      wake();
+      alarm.wake();
       await loop;
       await Promise.all([...inFlight]);
       sender.close();

@@ -3,7 +3,10 @@
  * ways (Verdict's X-Service-Signature and Standard Webhooks).
  */
 import { signWebhook, standardWebhookSignature, type WebhookEventName } from '@verdict/contracts';
+import type { SecretBox } from '../security/secrets';
+import { checkTarget, type TargetPolicy } from '../security/targets';
 import { eventNamesOfDelivery } from '../subscriptions/eventNames';
+import type { Sender, SendOutcome } from './send';
 
 const USER_AGENT = 'Verdict-Webhooks/0.1';
 
@@ -14,6 +17,8 @@ export interface DeliveryToSend {
   event_name: WebhookEventName;
   run_json: string;
   occurred_at: Date;
+  url: string;
+  sealed_secret: string;
 }
 
 /** The body and headers of an attempt at `now` with the subscription's signing secret. */
@@ -42,4 +47,38 @@ export function requestOf(delivery: DeliveryToSend, secret: string, now: Date, c
   };
   if (names.eventName !== undefined) headers['x-service-event-name'] = names.eventName;
   return { body, headers };
+}
+
+export interface AttemptDeps {
+  sender: Sender;
+  targets: TargetPolicy;
+  secrets: SecretBox;
+  cutover: Date;
+  timeoutMs: number;
+}
+
+/**
+ * One attempt at `now`: the address checked again (it may resolve elsewhere since the subscription was
+ * written), then the signed POST to the address checked. Resolves (never rejects) with what happened.
+ */
+export async function attemptDelivery(
+  delivery: DeliveryToSend,
+  now: Date,
+  deps: AttemptDeps,
+): Promise<SendOutcome> {
+  try {
+    const target = await checkTarget(delivery.url, deps.targets);
+    if (!target.ok)
+      return { ok: false, statusCode: null, responseTimeMs: 0, error: `refused: url ${target.reason}` };
+    const { body, headers } = requestOf(
+      delivery,
+      deps.secrets.open(delivery.sealed_secret),
+      now,
+      deps.cutover,
+    );
+    const { url, address } = target;
+    return await deps.sender.send({ url, address, headers, body, timeoutMs: deps.timeoutMs });
+  } catch (error) {
+    return { ok: false, statusCode: null, responseTimeMs: 0, error: (error as Error).message };
+  }
 }
