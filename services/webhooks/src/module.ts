@@ -97,11 +97,10 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     resolve: withResolveTimeout(ports.resolve ?? systemResolver),
   };
   const store = createSubscriptionStore(ports.db, schema, ports.clock);
-  const { commands } = store;
   const subscriptions = createSubscriptions({
     db: ports.db,
     schema,
-    commands,
+    store,
     clock: ports.clock,
     cutover: settings.eventNameCutover,
     targets,
@@ -150,7 +149,7 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     async start() {
       await createWebhookTables(ports.db, schema);
       await store.init();
-      const imported = await importRowsWithoutStream(ports.db, schema, commands);
+      const imported = await importRowsWithoutStream(ports.db, schema, store);
       if (imported > 0) logger.info({ imported }, 'webhook subscriptions kept as rows became event streams');
       await projector.init();
       await ports.bus.ensureTopics([topic]);

@@ -24,7 +24,7 @@ export interface DispatcherOptions {
   clock: Clock;
   logger: Logger;
   /** A delivery's final outcome is a command on its subscription, in the attempt's transaction. */
-  subscriptions: Pick<SubscriptionStore, 'within'>;
+  subscriptions: Pick<SubscriptionStore, 'handle'>;
   cutover: Date;
   /** Waits before attempts 2, 3, …; attempts in all: one more than its length. */
   retryDelaysMs: readonly number[];

@@ -5,9 +5,7 @@
  * subscription records nothing.
  */
 import type { Logger, SqlDatabase, SqlExecutor } from '@verdict/platform';
-import { subscriptionDecider } from '../subscriptions/decide';
-import { subscriptionStream } from '../subscriptions/subscription';
-import type { SubscriptionStore } from '../subscriptions/subscriptionStore';
+import { lockSubscription, type SubscriptionStore } from '../subscriptions/subscriptionStore';
 import { markAttempt, markSucceeded, type Attempt, type Claimed } from './attempts';
 
 export interface AttemptRecorderOptions {
@@ -15,7 +13,7 @@ export interface AttemptRecorderOptions {
   schema: string;
   logger: Logger;
   /** A delivery's final outcome is a command on its subscription, in the attempt's transaction. */
-  subscriptions: Pick<SubscriptionStore, 'within'>;
+  subscriptions: Pick<SubscriptionStore, 'handle'>;
   /** Waits before attempts 2, 3, …; attempts in all: one more than its length. */
   retryDelaysMs: readonly number[];
 }
@@ -23,21 +21,13 @@ export interface AttemptRecorderOptions {
 export function createAttemptRecorder(options: AttemptRecorderOptions) {
   const { db, schema, logger } = options;
 
-  /**
-   * The subscription hears of a delivery that will not be tried again. Its row is locked first: the
-   * outcomes of one subscription's deliveries take turns instead of racing for its stream's next version.
-   */
+  /** The subscription hears of a delivery that will not be tried again, in the transaction recording it. */
   async function tellSubscription(tx: SqlExecutor, delivery: Claimed, ok: boolean, now: Date): Promise<void> {
-    const id = delivery.subscription_id;
-    await tx.query(`SELECT 1 FROM ${schema}.subscriptions WHERE id = $1 FOR UPDATE`, [id]);
-    await options.subscriptions
-      .within(tx)
-      .handle(
-        subscriptionStream(id),
-        subscriptionDecider(id),
-        { type: 'recordDelivery', deliveryId: delivery.id, ok, now },
-        { metadata: { projectId: delivery.project_id }, retries: 0 },
-      );
+    const command = { type: 'recordDelivery' as const, deliveryId: delivery.id, ok, now };
+    await options.subscriptions.handle(delivery.subscription_id, command, {
+      projectId: delivery.project_id,
+      tx,
+    });
   }
 
   function logAttempt({ delivery, outcome }: Attempt, recorded: boolean): void {
@@ -60,6 +50,8 @@ export function createAttemptRecorder(options: AttemptRecorderOptions) {
     const delay = options.retryDelaysMs[number - 1] ?? 0;
     const nextAttemptAt = retry ? new Date(attempt.at.getTime() + delay) : null;
     const { recorded } = await db.transaction(async (tx) => {
+      // The subscription's row before the delivery's, as every writer of the subscription takes them.
+      if (!retry) await lockSubscription(tx, schema, attempt.delivery.subscription_id);
       const marked = await markAttempt(tx, schema, attempt, nextAttemptAt);
       if (marked.recorded && !marked.dropped && !retry)
         await tellSubscription(tx, attempt.delivery, attempt.outcome.ok, attempt.at);

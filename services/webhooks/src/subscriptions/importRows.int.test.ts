@@ -89,8 +89,14 @@ describe.each(testDatabases())('subscriptions kept as rows before event sourcing
     await db.query(
       `INSERT INTO ${names.schema}.deliveries (id, subscription_id, project_id, source_event_id, event_name, run_json,
          occurred_at, status, attempts, next_attempt_at, created_at)
-       VALUES ('dlv_queued', 'wh_failing', $1, 'evt-1', 'run.finished', $2, $3, 'pending', 0, $3, $3)`,
-      [p, JSON.stringify({ id: 'run-1', outcome: 'failed' }), new Date('2026-03-01T09:59:00Z')],
+       VALUES ('dlv_queued', 'wh_failing', $1, 'evt-1', 'run.finished', $2, $3, 'pending', 0, $4, $3)`,
+      // Due a minute after the replicas start: no attempt is recorded while they create their tables.
+      [
+        p,
+        JSON.stringify({ id: 'run-1', outcome: 'failed' }),
+        new Date('2026-03-01T09:59:00Z'),
+        new Date('2026-03-01T10:01:00Z'),
+      ],
     );
   }
 
@@ -106,9 +112,11 @@ describe.each(testDatabases())('subscriptions kept as rows before event sourcing
     // The queued delivery's receiver fails it: the fifth failure in a row of a subscription that had four.
     receiver.respond = () => ({ status: 500 });
     const settings = { retryDelaysMs: [] };
-    const first = await startHarness({ db, bus, clock, names, settings });
     // Two replicas starting at once: still one import per row.
-    const second = await startHarness({ db, bus, clock, names, settings });
+    const [first, second] = await Promise.all([
+      startHarness({ db, bus, clock, names, settings }),
+      startHarness({ db, bus, clock, names, settings }),
+    ]);
 
     const listed = await first.call('get', `/${p}/webhooks`);
     expect(listed.status).toBe(200);
@@ -130,6 +138,8 @@ describe.each(testDatabases())('subscriptions kept as rows before event sourcing
     ]);
     expect((await first.call('get', `/${p}/webhooks/wh_deleted`)).status).toBe(404);
 
+    clock.advance(60_000);
+    first.module.dispatcher.notify();
     // The queued delivery goes out signed with the secret the row kept, and its failure disables the subscription.
     const [request] = await receiver.waitFor(1);
     const headers = request?.headers ?? {};

@@ -5,22 +5,20 @@
  * to run on every start and by several replicas at once: a stream that exists takes no second import.
  */
 import { keptInstant, keptInstantOrNull, WebhookEventName, WebhookOutcome } from '@verdict/contracts';
-import type { CommandHandler, SqlExecutor } from '@verdict/platform';
-import { subscriptionDecider } from './decide';
-import { subscriptionStream } from './subscription';
+import type { SqlExecutor } from '@verdict/platform';
 import { rowsWithoutStream } from './subscriptionList';
+import type { SubscriptionStore } from './subscriptionStore';
 
 /** Imports every row that has no stream yet; resolves with how many it imported. */
 export async function importRowsWithoutStream(
   db: SqlExecutor,
   schema: string,
-  commands: CommandHandler,
+  store: Pick<SubscriptionStore, 'handle'>,
 ): Promise<number> {
   let imported = 0;
   for (const row of await rowsWithoutStream(db, schema)) {
-    const { events } = await commands.handle(
-      subscriptionStream(row.id),
-      subscriptionDecider(row.id),
+    const { events } = await store.handle(
+      row.id,
       {
         type: 'import',
         row: {
@@ -39,7 +37,7 @@ export async function importRowsWithoutStream(
           deletedAt: keptInstantOrNull(row.deleted_at),
         },
       },
-      { metadata: { projectId: row.project_id, occurredAt: row.updated_at } },
+      { projectId: row.project_id, occurredAt: row.updated_at },
     );
     imported += events.length;
   }

@@ -13,20 +13,20 @@ import type {
   Webhook,
   WebhookDeliveryAttempt,
 } from '@verdict/contracts';
-import { ValidationError, newId, type Clock, type CommandHandler, type SqlDatabase } from '@verdict/platform';
+import { ValidationError, newId, type Clock, type SqlDatabase } from '@verdict/platform';
 import { deliveryHistory } from '../delivery/queue';
 import { checkTarget, checkUrlShape, type TargetPolicy } from '../security/targets';
 import { newSigningSecret, type SecretBox } from '../security/secrets';
-import { subscriptionDecider, type SubscriptionCommand } from './decide';
+import type { SubscriptionCommand } from './decide';
 import { normalizeEventNames } from './eventNames';
-import { subscriptionStream } from './subscription';
 import { findWebhook, listWebhooks, webhookOf } from './subscriptionList';
+import type { SubscriptionStore } from './subscriptionStore';
 
 export interface SubscriptionsDeps {
   db: SqlDatabase;
   schema: string;
-  /** Over the webhooks event store, whose inline projection writes the read model. */
-  commands: CommandHandler;
+  /** The subscription streams, whose inline projection writes the read model. */
+  store: Pick<SubscriptionStore, 'handle'>;
   clock: Clock;
   cutover: Date;
   targets: TargetPolicy;
@@ -56,9 +56,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
     webhookId: string,
     command: SubscriptionCommand,
   ): Promise<Webhook> {
-    await deps.commands.handle(subscriptionStream(webhookId), subscriptionDecider(webhookId), command, {
-      metadata: { projectId },
-    });
+    await deps.store.handle(webhookId, command, { projectId });
     return webhookOf(await findWebhook(db, schema, projectId, webhookId), clock.now(), cutover);
   }
 
@@ -111,12 +109,7 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
 
     async remove(projectId: string, webhookId: string): Promise<{ id: string; deleted: true }> {
       const now = clock.now();
-      await deps.commands.handle(
-        subscriptionStream(webhookId),
-        subscriptionDecider(webhookId),
-        { type: 'delete', projectId, now },
-        { metadata: { projectId } },
-      );
+      await deps.store.handle(webhookId, { type: 'delete', projectId, now }, { projectId });
       return { id: webhookId, deleted: true };
     },
 
