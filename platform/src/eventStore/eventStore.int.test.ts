@@ -4,7 +4,7 @@ import { ConflictError, VersionConflictError } from '../errors';
 import { newId } from '../ids';
 import { createPGliteDatabase } from '../sql/pglite';
 import { createPostgresDatabase } from '../sql/postgres';
-import type { SqlDatabase, SqlExecutor } from '../sql/types';
+import { joinTransaction, type SqlDatabase, type SqlExecutor } from '../sql/types';
 import { requireServer, uniqueName } from '../testing/env';
 import type { Decider } from './handleCommand';
 import { handleCommand } from './handleCommand';
@@ -355,6 +355,70 @@ describe.each([pglite, postgres])('EventStore contract on $name', (adapter) => {
       },
       HEAVY_TEST_MS,
     );
+  });
+
+  describe('inline projections and joined transactions', () => {
+    /** A store whose inline projection counts each stream's events in a table of its schema. */
+    function countingStore(database: SqlDatabase, schema: string, failOn?: number) {
+      return createSqlEventStore({
+        db: database,
+        schema,
+        clock,
+        inline: async (tx, events) => {
+          for (const event of events) {
+            if ((event.data as { n: number }).n === failOn) throw new Error('the read model refused it');
+            await tx.query(
+              `INSERT INTO ${schema}.counts (stream_id, events) VALUES ($1, 1)
+               ON CONFLICT (stream_id) DO UPDATE SET events = counts.events + 1`,
+              [event.streamId],
+            );
+          }
+        },
+      });
+    }
+    async function countingSchema(): Promise<string> {
+      const schema = uniqueName('event_store');
+      schemas.push(schema);
+      await countingStore(db, schema).init();
+      await db.query(`CREATE TABLE ${schema}.counts (stream_id text PRIMARY KEY, events int)`);
+      return schema;
+    }
+    const countsOf = async (schema: string) =>
+      (
+        await db.query<{ stream_id: string; events: number }>(
+          `SELECT * FROM ${schema}.counts ORDER BY stream_id`,
+        )
+      ).rows;
+
+    it('when an append has an inline projection, then what it writes commits with the events, and a refused one writes neither', async () => {
+      const schema = await countingSchema();
+      const store = countingStore(db, schema, 99);
+      await store.append('a', [recorded(1), recorded(2)], { expectedVersion: 'no_stream' });
+      await expect(store.append('a', [recorded(3)], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+        VersionConflictError,
+      );
+      await expect(store.append('b', [recorded(99)], { expectedVersion: 'no_stream' })).rejects.toThrow(
+        'the read model refused it',
+      );
+      expect(await countsOf(schema)).toEqual([{ stream_id: 'a', events: 2 }]);
+      expect((await store.readStream('b')).length).toBe(0);
+    });
+
+    it('when a store joins a transaction already open, then its events and their projection commit or roll back with it', async () => {
+      const schema = await countingSchema();
+      await db.transaction(async (tx) => {
+        const joined = countingStore(joinTransaction(db, tx), schema);
+        await joined.append('kept', [recorded(1)], { expectedVersion: 'no_stream' });
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          const joined = countingStore(joinTransaction(db, tx), schema);
+          await joined.append('rolled-back', [recorded(1)], { expectedVersion: 'no_stream' });
+          throw new Error('the rest of the transaction failed');
+        }),
+      ).rejects.toThrow('the rest of the transaction failed');
+      expect(await countsOf(schema)).toEqual([{ stream_id: 'kept', events: 1 }]);
+    });
   });
 
   describe('reading everything', () => {
