@@ -79,6 +79,11 @@ const PAGES: PageCase[] = [
     path: (verdict) => projectPath(verdict, '/organization'),
     ready: (page) => page.getByRole('table', { name: 'Usage by project' }),
   },
+  {
+    name: 'test-cases',
+    path: (verdict) => projectPath(verdict, '/cases'),
+    ready: (page) => page.getByRole('table', { name: 'Manual test cases' }),
+  },
 ];
 
 async function seriousViolations(page: Page) {

@@ -1,7 +1,8 @@
 /**
  * Starts Verdict as a newcomer would (`npm start`, a fresh data folder, a free port), reads what its first
  * start prints (the sign-in link, the demo token, the admin key), records real artifacts with Chromium and
- * sends three runs through @verdict/client. The teardown it returns stops that Verdict.
+ * sends three runs through @verdict/client, then the manual-testing fixture (suites, cases, a release and a
+ * run). The teardown it returns stops that Verdict.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { unwrap } from '@verdict/client';
 import { recordArtifacts } from './support/artifacts';
+import { seedManualTesting } from './support/fixtureManual';
 import { FAILING, ingestFixtureRuns } from './support/fixtureRuns';
 import { clientFor, STATE_FILE, type VerdictState } from './support/verdict';
 
@@ -78,6 +80,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       failedRunId: '',
       failingCaseId: '',
       failingUiUrl: '',
+      manual: {
+        suiteIds: { checkout: '', payments: '', accounts: '' },
+        caseIds: [],
+        releaseId: '',
+        runId: '',
+      },
     };
     const verdict = clientFor(state, state.demoToken);
     const session = unwrap(await verdict.api.GET('/session')).data;
@@ -101,6 +109,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       project: FAILING.project,
     });
     state.failingUiUrl = testBundle.data.links.uiUrl;
+    state.manual = await seedManualTesting(verdict, state.projectId);
     mkdirSync(path.dirname(STATE_FILE), { recursive: true });
     writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     return stop;

@@ -31,4 +31,30 @@ test.describe('roles', () => {
     const bytes = readFileSync((await download.path()) ?? '');
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  test('when a viewer opens the test case library, then no write control shows, and a write from its session is refused with 403', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('viewer');
+    await page.goto(projectPath(verdict, '/cases'));
+    await expect(page.getByRole('table', { name: 'Manual test cases' })).toContainText(
+      'Pay with a saved card',
+    );
+    await expect(page.getByRole('button', { name: 'New suite' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'New case' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Actions of suite/ })).toHaveCount(0);
+    await expect(page.getByRole('checkbox')).toHaveCount(0);
+    // With the session's cookie and its CSRF token, as the app would send it: the role refuses it.
+    const session = (await (await page.request.get('/api/public/v1/session')).json()) as {
+      data: { csrfToken: string };
+    };
+    const write = await page.request.post(`/api/public/v1/${verdict.projectId}/manual-suites`, {
+      headers: { 'X-CSRF-Token': session.data.csrfToken },
+      data: { name: 'Not allowed' },
+    });
+    expect(write.status()).toBe(403);
+    expect(((await write.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+  });
 });

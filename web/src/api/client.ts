@@ -20,7 +20,7 @@ export const verdict = createVerdictClient({
   retry: { maxAttempts: 3, maxElapsedMs: 20_000 },
 });
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** The `data` of a GET operation's success envelope. */

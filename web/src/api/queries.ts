@@ -30,6 +30,9 @@ export type Dashboard = Read<'/{projectId}/dashboard'>;
 export type ProjectFilters = Read<'/{projectId}/filters'>;
 export type Usage = Read<'/{projectId}/usage'>;
 export type Outcome = RunSpecTest['outcome'];
+export type ManualCase = Read<'/{projectId}/manual-tests'>[number];
+export type ManualCaseQuery = ReadQuery<'/{projectId}/manual-tests'>;
+export type ManualSuite = Read<'/{projectId}/manual-suites'>[number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -188,5 +191,40 @@ export const usageQuery = (projectId: string) =>
     queryKey: ['usage', projectId],
     queryFn: async ({ signal }): Promise<Usage> =>
       unwrap(await verdict.api.GET('/{projectId}/usage', { params: path(projectId), signal })).data,
+    staleTime: MINUTE,
+  });
+
+// Manual testing (spec §4.3–4.5): the library, the case editor, runs, releases and sessions.
+
+export const manualCasesQuery = (projectId: string, query: ManualCaseQuery) =>
+  queryOptions({
+    queryKey: ['manual-cases', projectId, query],
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/manual-tests', {
+          params: { ...path(projectId), query },
+          signal,
+        }),
+      ),
+    staleTime: 15_000,
+  });
+
+/** Every suite of the project (the API pages them by 100): the library draws them as one tree. */
+export const manualSuitesQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['manual-suites', projectId],
+    queryFn: async ({ signal }): Promise<ManualSuite[]> => {
+      const suites: ManualSuite[] = [];
+      for (let page = 1; ; page += 1) {
+        const answer = unwrap(
+          await verdict.api.GET('/{projectId}/manual-suites', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        );
+        suites.push(...answer.data);
+        if (!answer.pagination.hasNext) return suites;
+      }
+    },
     staleTime: MINUTE,
   });

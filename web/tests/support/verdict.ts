@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ManualFixture } from './fixtureManual';
 import { createVerdictAdminClient, createVerdictClient, unwrap, type VerdictClient } from '@verdict/client';
 
 export interface VerdictState {
@@ -23,6 +24,8 @@ export interface VerdictState {
   failingCaseId: string;
   /** The debug bundle's `links.uiUrl` of that test. */
   failingUiUrl: string;
+  /** The manual-testing fixture: suites, cases, a release and a run in it. */
+  manual: ManualFixture;
 }
 
 export const STATE_FILE = path.join(import.meta.dirname, '..', '..', 'test-results', '.verdict-state.json');

@@ -1,0 +1,571 @@
+/**
+ * The test case library (spec §4.3): the suites as a tree beside the cases, listed with every filter and
+ * sort of the API, a page at a time; a writer creates cases and acts on a selection of them at once (move
+ * to a suite, set a field, add a tag).
+ */
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  Modal,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { unwrap } from '@verdict/client';
+import { useRef, useState, type FormEvent } from 'react';
+import { describeError, verdict } from '../api/client';
+import {
+  manualCasesQuery,
+  manualSuitesQuery,
+  type ManualCase,
+  type ManualCaseQuery,
+  type ManualSuite,
+} from '../api/queries';
+import { useCanWrite } from '../api/role';
+import { formatAgo, formatTime } from '../components/format';
+import { SortHeader } from '../components/SortHeader';
+import { EmptyState, ErrorState, LoadingState } from '../components/states';
+import { SuiteTree, UNASSIGNED } from '../manual/SuiteTree';
+import { flattenTree, suiteTree } from '../manual/suiteTree';
+import { CASE_FIELDS, FIELD_LABELS, labelOf, optionsOf, type CaseField } from '../manual/values';
+import { casesRoute, type CasesSearch } from '../router';
+
+const PAGE_SIZE = 50;
+type Sort = NonNullable<CasesSearch['sortBy']>;
+const SORT_KEYS: Record<Sort, NonNullable<ManualCaseQuery['sortBy']>> = {
+  caseId: 'caseId',
+  title: 'title',
+  updatedAt: 'updatedAt',
+  status: 'classification.status',
+  severity: 'classification.severity',
+  priority: 'classification.priority',
+  type: 'classification.type',
+  automationStatus: 'automation.status',
+};
+
+/** The API's query for the page's search parameters. */
+function casesQueryOf(search: CasesSearch): ManualCaseQuery {
+  const { page, suite, flaky, muted, order, sortBy, ...filters } = search;
+  const query: ManualCaseQuery = { page: page ?? 1, limit: PAGE_SIZE };
+  for (const [key, value] of Object.entries(filters)) {
+    if (value !== undefined) Object.assign(query, { [key]: value });
+  }
+  if (suite) query.suiteId = suite === UNASSIGNED ? 'null' : suite;
+  if (flaky) query.isFlaky = flaky;
+  if (muted) query.isMuted = muted;
+  if (sortBy) query.sortBy = SORT_KEYS[sortBy];
+  if (order) query.sortOrder = order;
+  return query;
+}
+
+export function CaseLibraryPage() {
+  const { projectId } = casesRoute.useParams();
+  const search = casesRoute.useSearch();
+  const navigate = useNavigate({ from: casesRoute.fullPath });
+  const canWrite = useCanWrite(projectId);
+  const searchInput = useRef<HTMLInputElement>(null);
+  useHotkeys([['/', () => searchInput.current?.focus()]]);
+  const cases = useQuery({
+    ...manualCasesQuery(projectId, casesQueryOf(search)),
+    placeholderData: keepPreviousData,
+  });
+  const suites = useQuery(manualSuitesQuery(projectId));
+  const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
+  const [creating, setCreating] = useState(false);
+
+  const setSearch = (changes: Partial<CasesSearch>) => {
+    setSelection(new Set());
+    void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
+  };
+  const setText = useDebouncedCallback((value: string) => setSearch({ search: value || undefined }), 300);
+  const setTags = useDebouncedCallback((value: string) => setSearch({ tags: value || undefined }), 300);
+  const sortBy = search.sortBy ?? 'caseId';
+  const order = search.order ?? 'asc';
+  const sort = (column: Sort) =>
+    setSearch({ sortBy: column, order: sortBy === column && order === 'asc' ? 'desc' : 'asc' });
+  const header = (label: string, column: Sort) => (
+    <SortHeader label={label} active={sortBy === column} order={order} onSort={() => sort(column)} />
+  );
+  const filter = (field: CaseField, width = 130) => (
+    <Select
+      key={field}
+      label={FIELD_LABELS[field]}
+      placeholder="Any"
+      data={optionsOf(CASE_FIELDS[field])}
+      value={search[field] ?? null}
+      onChange={(value) => setSearch({ [field]: value ?? undefined })}
+      clearable
+      w={width}
+    />
+  );
+  const yesNo = (key: 'flaky' | 'muted', label: string) => (
+    <Select
+      label={label}
+      placeholder="Any"
+      data={[
+        { value: 'true', label: 'Yes' },
+        { value: 'false', label: 'No' },
+      ]}
+      value={search[key] ?? null}
+      onChange={(value) => setSearch({ [key]: (value as 'true' | 'false' | null) ?? undefined })}
+      clearable
+      w={90}
+    />
+  );
+
+  const rows = cases.data?.data ?? [];
+  const allSelected = rows.length > 0 && rows.every((row) => selection.has(row._id));
+  const toggle = (id: string) =>
+    setSelection((previous) => {
+      const next = new Set(previous);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const currentSuite =
+    search.suite && search.suite !== UNASSIGNED
+      ? suites.data?.find((suite) => suite._id === search.suite)
+      : undefined;
+
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        {suites.isPending ? (
+          <LoadingState label="Loading suites…" rows={3} />
+        ) : suites.isError ? (
+          <ErrorState error={suites.error} onRetry={() => void suites.refetch()} />
+        ) : (
+          <SuiteTree
+            projectId={projectId}
+            suites={suites.data}
+            selected={search.suite}
+            onSelect={(suite) => setSearch({ suite })}
+            canWrite={canWrite}
+          />
+        )}
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 9 }}>
+        <Stack>
+          <Group justify="space-between">
+            <Title order={1} size="h2">
+              Test cases
+              {currentSuite ? (
+                <Text span inherit c="dimmed">
+                  {' '}
+                  · {currentSuite.name}
+                </Text>
+              ) : search.suite === UNASSIGNED ? (
+                <Text span inherit c="dimmed">
+                  {' '}
+                  · Unassigned
+                </Text>
+              ) : null}
+            </Title>
+            {canWrite ? (
+              <Button
+                variant="default"
+                leftSection={<IconPlus size={16} aria-hidden />}
+                onClick={() => setCreating(true)}
+              >
+                New case
+              </Button>
+            ) : null}
+          </Group>
+          <Group gap="sm" align="flex-end" role="search">
+            <TextInput
+              ref={searchInput}
+              label="Search"
+              placeholder="Title, description or ID (press /)"
+              leftSection={<IconSearch size={14} aria-hidden />}
+              defaultValue={search.search ?? ''}
+              onChange={(event) => setText(event.currentTarget.value)}
+              w={240}
+            />
+            {(Object.keys(CASE_FIELDS) as CaseField[]).map((field) => filter(field))}
+            {yesNo('flaky', 'Flaky')}
+            {yesNo('muted', 'Muted')}
+            <TextInput
+              label="Tags"
+              placeholder="Any of, comma-separated"
+              defaultValue={search.tags ?? ''}
+              onChange={(event) => setTags(event.currentTarget.value)}
+              w={200}
+            />
+          </Group>
+          {canWrite && selection.size > 0 && suites.data ? (
+            <BulkActions
+              projectId={projectId}
+              cases={rows.filter((row) => selection.has(row._id))}
+              suites={suites.data}
+              onDone={() => setSelection(new Set())}
+            />
+          ) : null}
+          {cases.isPending ? (
+            <LoadingState label="Loading test cases…" />
+          ) : cases.isError ? (
+            <ErrorState error={cases.error} onRetry={() => void cases.refetch()} />
+          ) : rows.length === 0 ? (
+            <EmptyState title="No test case here">
+              {canWrite
+                ? 'Clear a filter, pick another suite, or create a case with “New case”.'
+                : 'Clear a filter or pick another suite.'}
+            </EmptyState>
+          ) : (
+            <>
+              <Table.ScrollContainer minWidth={900}>
+                <Table striped highlightOnHover aria-label="Manual test cases">
+                  <Table.Thead>
+                    <Table.Tr>
+                      {canWrite ? (
+                        <Table.Th w={36}>
+                          <Checkbox
+                            aria-label="Select every case of this page"
+                            checked={allSelected}
+                            indeterminate={!allSelected && rows.some((row) => selection.has(row._id))}
+                            onChange={() =>
+                              setSelection(allSelected ? new Set() : new Set(rows.map((row) => row._id)))
+                            }
+                          />
+                        </Table.Th>
+                      ) : null}
+                      {header('ID', 'caseId')}
+                      {header('Title', 'title')}
+                      {header('Status', 'status')}
+                      {header('Severity', 'severity')}
+                      {header('Priority', 'priority')}
+                      {header('Type', 'type')}
+                      {header('Automation', 'automationStatus')}
+                      {header('Updated', 'updatedAt')}
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((row) => (
+                      <CaseRow
+                        key={row._id}
+                        row={row}
+                        selectable={canWrite}
+                        selected={selection.has(row._id)}
+                        onToggle={() => toggle(row._id)}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed">
+                  {cases.data.pagination.total.toLocaleString()} test cases
+                  {selection.size > 0 ? ` · ${selection.size} selected` : ''}
+                </Text>
+                <Pagination
+                  total={Math.max(1, Math.ceil(cases.data.pagination.total / PAGE_SIZE))}
+                  value={search.page ?? 1}
+                  onChange={(page) => {
+                    setSelection(new Set());
+                    void navigate({
+                      search: (previous) => ({ ...previous, page: page === 1 ? undefined : page }),
+                    });
+                  }}
+                  size="sm"
+                  getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+                />
+              </Group>
+            </>
+          )}
+        </Stack>
+      </Grid.Col>
+      {creating ? (
+        <NewCaseDialog
+          projectId={projectId}
+          suiteId={currentSuite?._id ?? null}
+          onClose={() => setCreating(false)}
+        />
+      ) : null}
+    </Grid>
+  );
+}
+
+function CaseRow({
+  row,
+  selectable,
+  selected,
+  onToggle,
+}: {
+  row: ManualCase;
+  selectable: boolean;
+  selected: boolean;
+  onToggle: () => void;
+}) {
+  const { classification, automation } = row;
+  return (
+    <Table.Tr>
+      {selectable ? (
+        <Table.Td>
+          <Checkbox aria-label={`Select ${row.caseId}`} checked={selected} onChange={onToggle} />
+        </Table.Td>
+      ) : null}
+      <Table.Td className="mono">{row.caseId}</Table.Td>
+      <Table.Td miw={240} maw={420}>
+        <Text size="sm" lineClamp={1}>
+          {row.title}
+        </Text>
+        <Group gap={4}>
+          {row.metadata.suite ? (
+            <Text size="xs" c="dimmed">
+              {row.metadata.suite.name}
+            </Text>
+          ) : null}
+          {row.tags.map((tag) => (
+            <Badge key={tag} size="xs" variant="outline" color="gray">
+              {tag}
+            </Badge>
+          ))}
+          {automation.isFlaky ? (
+            <Badge size="xs" color="orange" variant="light">
+              flaky
+            </Badge>
+          ) : null}
+          {automation.isMuted ? (
+            <Badge size="xs" color="gray" variant="light">
+              muted
+            </Badge>
+          ) : null}
+        </Group>
+      </Table.Td>
+      <Table.Td>{labelOf(classification.status)}</Table.Td>
+      <Table.Td>{labelOf(classification.severity)}</Table.Td>
+      <Table.Td>{labelOf(classification.priority)}</Table.Td>
+      <Table.Td>{labelOf(classification.type)}</Table.Td>
+      <Table.Td>{labelOf(automation.status)}</Table.Td>
+      <Table.Td>
+        <Text size="xs" title={formatTime(row.updatedAt)}>
+          {formatAgo(row.updatedAt)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** One PATCH per case, one after the other (writes count in the token's limit of 60 a minute, spec §8). */
+async function patchEach(
+  projectId: string,
+  cases: ManualCase[],
+  body: (row: ManualCase) => Record<string, unknown>,
+): Promise<void> {
+  for (const row of cases) {
+    unwrap(
+      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
+        params: { path: { projectId, caseId: row._id } },
+        body: body(row),
+      }),
+    );
+  }
+}
+
+type Bulk =
+  | { kind: 'move'; suiteId: string | null }
+  | { kind: 'set'; field: CaseField; value: string }
+  | { kind: 'tag'; tag: string };
+
+function BulkActions({
+  projectId,
+  cases,
+  suites,
+  onDone,
+}: {
+  projectId: string;
+  cases: ManualCase[];
+  suites: ManualSuite[];
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [target, setTarget] = useState<string | null>(null);
+  const [field, setField] = useState<CaseField>('priority');
+  const [value, setValue] = useState<string | null>(null);
+  const [tag, setTag] = useState('');
+  const apply = useMutation({
+    mutationFn: (bulk: Bulk) =>
+      patchEach(projectId, cases, (row) =>
+        bulk.kind === 'move'
+          ? { suiteId: bulk.suiteId }
+          : bulk.kind === 'set'
+            ? { [bulk.field]: bulk.value }
+            : { tags: [...row.tags.filter((existing) => existing !== bulk.tag), bulk.tag] },
+      ),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
+      await queryClient.invalidateQueries({ queryKey: ['manual-suites', projectId] });
+    },
+    onSuccess: () => {
+      setTag('');
+      onDone();
+    },
+  });
+  const error = apply.isError ? describeError(apply.error) : null;
+  const suiteOptions = [
+    { value: UNASSIGNED, label: 'No suite (unassigned)' },
+    ...flattenTree(suiteTree(suites)).map((node) => ({
+      value: node.suite._id,
+      label: `${'  '.repeat(node.depth)}${node.suite.name}`,
+    })),
+  ];
+  return (
+    <Stack gap="xs" p="sm" bd="1px solid var(--mantine-color-default-border)" style={{ borderRadius: 8 }}>
+      <Text size="sm" fw={700} role="status">
+        {cases.length} selected
+      </Text>
+      <Group align="flex-end" gap="lg">
+        <Group align="flex-end" gap="xs">
+          <Select
+            label="Move to suite"
+            data={suiteOptions}
+            value={target}
+            onChange={setTarget}
+            searchable
+            w={200}
+            size="xs"
+          />
+          <Button
+            size="xs"
+            variant="default"
+            disabled={target === null}
+            loading={apply.isPending && apply.variables.kind === 'move'}
+            onClick={() => apply.mutate({ kind: 'move', suiteId: target === UNASSIGNED ? null : target })}
+          >
+            Move
+          </Button>
+        </Group>
+        <Group align="flex-end" gap="xs">
+          <Select
+            label="Set field"
+            data={(Object.keys(CASE_FIELDS) as CaseField[]).map((key) => ({
+              value: key,
+              label: FIELD_LABELS[key],
+            }))}
+            value={field}
+            onChange={(next) => {
+              setField((next as CaseField | null) ?? 'priority');
+              setValue(null);
+            }}
+            allowDeselect={false}
+            w={130}
+            size="xs"
+          />
+          <Select
+            label="To"
+            data={optionsOf(CASE_FIELDS[field])}
+            value={value}
+            onChange={setValue}
+            w={150}
+            size="xs"
+          />
+          <Button
+            size="xs"
+            variant="default"
+            disabled={value === null}
+            loading={apply.isPending && apply.variables.kind === 'set'}
+            onClick={() => value !== null && apply.mutate({ kind: 'set', field, value })}
+          >
+            Set
+          </Button>
+        </Group>
+        <Group align="flex-end" gap="xs">
+          <TextInput
+            label="Add tag"
+            value={tag}
+            maxLength={100}
+            onChange={(event) => setTag(event.currentTarget.value)}
+            w={150}
+            size="xs"
+          />
+          <Button
+            size="xs"
+            variant="default"
+            disabled={tag.trim() === '' || tag.includes(',')}
+            loading={apply.isPending && apply.variables.kind === 'tag'}
+            onClick={() => apply.mutate({ kind: 'tag', tag: tag.trim() })}
+          >
+            Add
+          </Button>
+        </Group>
+      </Group>
+      {error ? (
+        <Alert color="red" variant="light" title={error.title} role="alert">
+          {error.message} Some cases may have changed already: the list shows them as they are now.
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+function NewCaseDialog({
+  projectId,
+  suiteId,
+  onClose,
+}: {
+  projectId: string;
+  suiteId: string | null;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState('');
+  const create = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await verdict.api.POST('/{projectId}/manual-test-cases', {
+          params: { path: { projectId } },
+          body: { title, ...(suiteId ? { suiteId } : {}) },
+        }),
+      ),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
+      await queryClient.invalidateQueries({ queryKey: ['manual-suites', projectId] });
+      onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const error = create.isError ? describeError(create.error) : null;
+  return (
+    <Modal opened onClose={onClose} title="New test case">
+      <form onSubmit={submit}>
+        <Stack>
+          <TextInput
+            label="Title"
+            required
+            data-autofocus
+            maxLength={500}
+            value={title}
+            onChange={(event) => setTitle(event.currentTarget.value)}
+          />
+          {error ? (
+            <Alert color="red" variant="light" title={error.title} role="alert">
+              {error.message}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending} disabled={title.trim() === ''}>
+              Create
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
