@@ -284,6 +284,12 @@ export const casesRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/CaseLibraryPage'), 'CaseLibraryPage'),
 });
 
+export const caseRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/cases/$caseId',
+  component: lazyRouteComponent(() => import('./pages/CaseEditorPage'), 'CaseEditorPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signedInRoute.addChildren([
@@ -301,6 +307,7 @@ const routeTree = rootRoute.addChildren([
       analyticsRoute,
       organizationRoute,
       casesRoute,
+      caseRoute,
     ]),
   ]),
 ]);

@@ -84,6 +84,11 @@ const PAGES: PageCase[] = [
     path: (verdict) => projectPath(verdict, '/cases'),
     ready: (page) => page.getByRole('table', { name: 'Manual test cases' }),
   },
+  {
+    name: 'test-case',
+    path: (verdict) => projectPath(verdict, `/cases/${verdict.manual.caseIds[0]}`),
+    ready: (page) => page.getByRole('heading', { name: 'History' }),
+  },
 ];
 
 async function seriousViolations(page: Page) {

@@ -112,7 +112,7 @@ test.describe('test case library', () => {
 
     // Sorted by title, then the other way.
     await page.goto(projectPath(verdict, `/cases?suite=${verdict.manual.suiteIds.payments}`));
-    const titles = () => table.getByRole('row').locator('td:nth-child(3) > p').allTextContents();
+    const titles = () => table.getByRole('row').locator('td:nth-child(3) > a').allTextContents();
     await page.getByRole('button', { name: 'Title' }).click();
     await expect(page).toHaveURL(/sortBy=title/);
     await expect.poll(titles).toEqual(['Pay with a saved card', 'Refund an order']);

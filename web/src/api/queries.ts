@@ -33,6 +33,7 @@ export type Outcome = RunSpecTest['outcome'];
 export type ManualCase = Read<'/{projectId}/manual-tests'>[number];
 export type ManualCaseQuery = ReadQuery<'/{projectId}/manual-tests'>;
 export type ManualSuite = Read<'/{projectId}/manual-suites'>[number];
+export type ManualCaseDetail = Read<'/{projectId}/manual-test-cases/{caseId}'>;
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -227,4 +228,18 @@ export const manualSuitesQuery = (projectId: string) =>
       }
     },
     staleTime: MINUTE,
+  });
+
+export const manualCaseQuery = (projectId: string, caseId: string) =>
+  queryOptions({
+    queryKey: ['manual-case', projectId, caseId],
+    queryFn: async ({ signal }): Promise<ManualCaseDetail> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/manual-test-cases/{caseId}', {
+          params: { path: { projectId, caseId } },
+          signal,
+        }),
+      ).data,
+    // Attachment links in it are signed for 15 minutes: asked again well before they expire.
+    staleTime: 5 * MINUTE,
   });

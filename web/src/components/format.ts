@@ -49,3 +49,16 @@ export const shortSha = (sha: string | null | undefined) => (sha ? sha.slice(0, 
 
 /** The file name of a path. */
 export const fileName = (path: string) => path.split('/').at(-1) ?? path;
+
+/** A file's size for a person: "812 B", "4.2 KB", "1.3 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

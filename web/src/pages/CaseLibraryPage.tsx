@@ -26,6 +26,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
 import { useRef, useState, type FormEvent } from 'react';
 import { describeError, verdict } from '../api/client';
+import { AnchorLink } from '../components/AnchorLink';
 import {
   manualCasesQuery,
   manualSuitesQuery,
@@ -254,6 +255,7 @@ export function CaseLibraryPage() {
                     {rows.map((row) => (
                       <CaseRow
                         key={row._id}
+                        projectId={projectId}
                         row={row}
                         selectable={canWrite}
                         selected={selection.has(row._id)}
@@ -297,11 +299,13 @@ export function CaseLibraryPage() {
 }
 
 function CaseRow({
+  projectId,
   row,
   selectable,
   selected,
   onToggle,
 }: {
+  projectId: string;
   row: ManualCase;
   selectable: boolean;
   selected: boolean;
@@ -317,9 +321,14 @@ function CaseRow({
       ) : null}
       <Table.Td className="mono">{row.caseId}</Table.Td>
       <Table.Td miw={240} maw={420}>
-        <Text size="sm" lineClamp={1}>
+        <AnchorLink
+          to="/projects/$projectId/cases/$caseId"
+          params={{ projectId, caseId: row._id }}
+          size="sm"
+          lineClamp={1}
+        >
           {row.title}
-        </Text>
+        </AnchorLink>
         <Group gap={4}>
           {row.metadata.suite ? (
             <Text size="xs" c="dimmed">

@@ -196,7 +196,8 @@ export async function ingestFixtureRuns(verdict: VerdictClient, artifacts: Artif
     ]),
     failingAttempt(0),
     failingAttempt(1),
-    result(CHECKOUT, FAILING.titlePath, 'firefox', 'passed'),
+    // Names manual case TC-1 (the manual fixture's first case): its editor lists this test.
+    result(CHECKOUT, FAILING.titlePath, 'firefox', 'passed', { tags: ['@TC-1'] }),
     result(CHECKOUT, ['checkout', 'applies a discount code'], 'chromium', 'failed', {
       error: paymentError(1),
     }),

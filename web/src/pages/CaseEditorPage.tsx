@@ -1,0 +1,649 @@
+/**
+ * The case editor (spec §2, §4.3): every field of a manual case, its steps (Classic or Gherkin, reordered by
+ * drag or keyboard), attachments, comments, linked issues, the automated tests that name it with their
+ * latest outcome, and its history revision by revision. Edits stay in a draft until "Save" (one PATCH of
+ * what changed); leaving with unsaved changes asks first, in the app and when the tab closes.
+ */
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  FileButton,
+  Grid,
+  Group,
+  Image,
+  JsonInput,
+  Modal,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+  Textarea,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { IconDeviceFloppy, IconPaperclip } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useBlocker } from '@tanstack/react-router';
+import { unwrap } from '@verdict/client';
+import { useEffect, useState, type FormEvent } from 'react';
+import { describeError, verdict } from '../api/client';
+import { manualCaseQuery, type ManualCaseDetail } from '../api/queries';
+import { useCanWrite } from '../api/role';
+import { AnchorLink } from '../components/AnchorLink';
+import { StatusBadge } from '../components/badges';
+import { formatAgo, formatBytes, formatTime } from '../components/format';
+import { ErrorState, LoadingState } from '../components/states';
+import {
+  changesOf,
+  draftOf,
+  FLAGS,
+  parseCustomFields,
+  type CaseDraft,
+  type StepFormat,
+} from '../manual/caseDraft';
+import { StepsEditor } from '../manual/StepsEditor';
+import { CASE_FIELDS, FIELD_LABELS, optionsOf, type CaseField } from '../manual/values';
+import { caseRoute } from '../router';
+
+export function CaseEditorPage() {
+  const { projectId, caseId } = caseRoute.useParams();
+  const testCase = useQuery(manualCaseQuery(projectId, caseId));
+  if (testCase.isPending) return <LoadingState label="Loading the test case…" />;
+  if (testCase.isError) return <ErrorState error={testCase.error} onRetry={() => void testCase.refetch()} />;
+  return <CaseEditor projectId={projectId} testCase={testCase.data} />;
+}
+
+function CaseEditor({ projectId, testCase }: { projectId: string; testCase: ManualCaseDetail }) {
+  const canWrite = useCanWrite(projectId);
+  const queryClient = useQueryClient();
+  // The draft starts from the case and is reset only by a save: a comment or an attachment added meanwhile
+  // (which refreshes the case) keeps what is being typed.
+  const [saved, setSaved] = useState<CaseDraft>(() => draftOf(testCase));
+  const [draft, setDraft] = useState<CaseDraft>(saved);
+  const changes = changesOf(saved, draft);
+  const dirty = Object.keys(changes).length > 0;
+  const customFields = parseCustomFields(draft.customFields);
+  const set = <K extends keyof CaseDraft>(key: K, value: CaseDraft[K]) =>
+    setDraft((previous) => ({ ...previous, [key]: value }));
+
+  const save = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
+          params: { path: { projectId, caseId: testCase._id } },
+          body: changes,
+        }),
+      ).data,
+    onSuccess: (answer) => {
+      queryClient.setQueryData(manualCaseQuery(projectId, testCase._id).queryKey, answer);
+      void queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
+      const next = draftOf(answer);
+      setSaved(next);
+      setDraft(next);
+    },
+  });
+  const blocker = useBlocker({
+    shouldBlockFn: () => dirty,
+    enableBeforeUnload: () => dirty,
+    withResolver: true,
+  });
+  const canSave = canWrite && dirty && !('error' in customFields) && draft.title.trim() !== '';
+  useHotkeys([['mod+S', () => canSave && save.mutate()]], []);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (canSave) save.mutate();
+  };
+  const error = save.isError ? describeError(save.error) : null;
+  const field = (key: CaseField) => (
+    <Select
+      key={key}
+      label={FIELD_LABELS[key]}
+      data={optionsOf(CASE_FIELDS[key])}
+      value={draft[key]}
+      onChange={(value) => value && set(key, value)}
+      allowDeselect={false}
+      readOnly={!canWrite}
+    />
+  );
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={2}>
+          <Text size="sm" c="dimmed">
+            <AnchorLink
+              to="/projects/$projectId/cases"
+              params={{ projectId }}
+              search={{}}
+              size="sm"
+              underline="always"
+            >
+              Test cases
+            </AnchorLink>
+            {testCase.metadata.suite ? ` › ${testCase.metadata.suite.name}` : ''} ›{' '}
+            <span className="mono">{testCase.caseId}</span> · revision {testCase.revision}
+          </Text>
+          <Title order={1} size="h2">
+            {testCase.title}
+          </Title>
+        </Stack>
+        {canWrite ? (
+          <Group gap="xs">
+            {dirty ? (
+              <Text size="sm" c="dimmed" role="status">
+                Unsaved changes
+              </Text>
+            ) : null}
+            <Button
+              variant="default"
+              disabled={!dirty}
+              onClick={() => {
+                setDraft(saved);
+                save.reset();
+              }}
+            >
+              Discard
+            </Button>
+            <Button
+              type="submit"
+              form="case-form"
+              variant="default"
+              leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+              disabled={!canSave}
+              loading={save.isPending}
+              title="Save (Ctrl+S)"
+            >
+              Save
+            </Button>
+          </Group>
+        ) : null}
+      </Group>
+      {error ? (
+        <Alert color="red" variant="light" title={error.title} role="alert">
+          {error.message}
+        </Alert>
+      ) : null}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <form id="case-form" onSubmit={submit}>
+            <Stack>
+              <TextInput
+                label="Title"
+                required
+                maxLength={500}
+                value={draft.title}
+                readOnly={!canWrite}
+                onChange={(event) => set('title', event.currentTarget.value)}
+              />
+              <Textarea
+                label="Description"
+                autosize
+                minRows={2}
+                value={draft.description}
+                readOnly={!canWrite}
+                onChange={(event) => set('description', event.currentTarget.value)}
+              />
+              <SimpleGrid cols={2}>
+                <Textarea
+                  label="Preconditions"
+                  autosize
+                  minRows={2}
+                  value={draft.preconditions}
+                  readOnly={!canWrite}
+                  onChange={(event) => set('preconditions', event.currentTarget.value)}
+                />
+                <Textarea
+                  label="Postconditions"
+                  autosize
+                  minRows={2}
+                  value={draft.postconditions}
+                  readOnly={!canWrite}
+                  onChange={(event) => set('postconditions', event.currentTarget.value)}
+                />
+              </SimpleGrid>
+              <Card withBorder>
+                <Stack gap="xs">
+                  <Group justify="space-between">
+                    <Title order={2} size="h4">
+                      Steps
+                    </Title>
+                    <SegmentedControl
+                      aria-label="Step format"
+                      size="xs"
+                      data={['Classic', 'Gherkin']}
+                      value={draft.stepFormat}
+                      readOnly={!canWrite}
+                      onChange={(value) => set('stepFormat', value as StepFormat)}
+                    />
+                  </Group>
+                  <StepsEditor
+                    format={draft.stepFormat}
+                    steps={draft.stepFormat === 'Classic' ? draft.classic : draft.gherkin}
+                    onChange={(steps) => set(draft.stepFormat === 'Classic' ? 'classic' : 'gherkin', steps)}
+                    readOnly={!canWrite}
+                  />
+                </Stack>
+              </Card>
+              <Card withBorder>
+                <Stack gap="xs">
+                  <Title order={2} size="h4">
+                    Classification
+                  </Title>
+                  <SimpleGrid cols={{ base: 2, md: 4 }}>
+                    {(Object.keys(CASE_FIELDS) as CaseField[]).map(field)}
+                  </SimpleGrid>
+                  <Checkbox.Group
+                    label="Flags"
+                    value={draft.flags}
+                    onChange={(value) =>
+                      canWrite &&
+                      set(
+                        'flags',
+                        FLAGS.filter((flag) => value.includes(flag)),
+                      )
+                    }
+                  >
+                    <Group mt={4}>
+                      {FLAGS.map((flag) => (
+                        <Checkbox key={flag} value={flag} label={flag} disabled={!canWrite} />
+                      ))}
+                    </Group>
+                  </Checkbox.Group>
+                  <TagsInput
+                    label="Tags"
+                    placeholder={canWrite ? 'Type a tag, then Enter' : undefined}
+                    value={draft.tags}
+                    onChange={(value) => set('tags', value)}
+                    readOnly={!canWrite}
+                    maxTags={100}
+                    splitChars={[',']}
+                  />
+                  <JsonInput
+                    label="Custom fields"
+                    description='A JSON object, e.g. {"browser": "Safari"}'
+                    autosize
+                    minRows={2}
+                    value={draft.customFields}
+                    readOnly={!canWrite}
+                    onChange={(value) => set('customFields', value)}
+                    error={'error' in customFields ? customFields.error : undefined}
+                  />
+                </Stack>
+              </Card>
+            </Stack>
+          </form>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack>
+            <LinkedTests projectId={projectId} testCase={testCase} />
+            <Attachments projectId={projectId} testCase={testCase} canWrite={canWrite} />
+            <Issues projectId={projectId} testCase={testCase} canWrite={canWrite} />
+            <Comments projectId={projectId} testCase={testCase} canWrite={canWrite} />
+            <History testCase={testCase} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <Modal
+        opened={blocker.status === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title="Leave without saving?"
+      >
+        <Stack>
+          <Text size="sm">This case has changes that are not saved. Leaving now loses them.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
+              Stay
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()}>
+              Leave and lose changes
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+/** A write that appends to the case (a comment, an issue, a file) and then shows the case as it is now. */
+function useCaseAppend<T>(projectId: string, caseId: string, send: (value: T) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['manual-case', projectId, caseId] }),
+  });
+}
+
+function LinkedTests({ projectId, testCase }: { projectId: string; testCase: ManualCaseDetail }) {
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Automated tests
+        </Title>
+        {testCase.linkedTests.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            None yet: an automated test links itself by naming{' '}
+            <span className="mono">@{testCase.caseId}</span> in its title or tags.
+          </Text>
+        ) : (
+          testCase.linkedTests.map((test) => (
+            <Group key={test._id} gap="xs" wrap="nowrap" justify="space-between">
+              {test.lastResult ? (
+                // The run of its latest result, filtered to it: the link's id is the manual service's, not
+                // the test page's.
+                <AnchorLink
+                  to="/projects/$projectId/runs/$runId"
+                  params={{ projectId, runId: test.lastResult.runId }}
+                  search={{ q: test.displayTitle }}
+                  size="sm"
+                  lineClamp={2}
+                >
+                  {test.displayTitle}
+                </AnchorLink>
+              ) : (
+                <Text size="sm">{test.displayTitle}</Text>
+              )}
+              {test.lastResult ? (
+                <Group gap={4} wrap="nowrap">
+                  <StatusBadge status={test.lastResult.status} size="xs" />
+                  <Text size="xs" c="dimmed" title={formatTime(test.lastResult.at)}>
+                    {formatAgo(test.lastResult.at)}
+                  </Text>
+                </Group>
+              ) : null}
+            </Group>
+          ))
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function Attachments({
+  projectId,
+  testCase,
+  canWrite,
+}: {
+  projectId: string;
+  testCase: ManualCaseDetail;
+  canWrite: boolean;
+}) {
+  const upload = useCaseAppend(projectId, testCase._id, async (file: File) => {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return unwrap(
+      await verdict.api.POST('/{projectId}/manual-test-cases/{caseId}/attachments', {
+        params: { path: { projectId, caseId: testCase._id } },
+        // The browser sets the multipart boundary itself.
+        body: form as unknown as { file: string },
+        bodySerializer: (body) => body as unknown as FormData,
+      }),
+    );
+  });
+  const error = upload.isError ? describeError(upload.error) : null;
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Attachments
+          </Title>
+          {canWrite ? (
+            <FileButton onChange={(file) => file && upload.mutate(file)}>
+              {(props) => (
+                <Button
+                  {...props}
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconPaperclip size={14} aria-hidden />}
+                  loading={upload.isPending}
+                >
+                  Attach a file
+                </Button>
+              )}
+            </FileButton>
+          ) : null}
+        </Group>
+        {error ? (
+          <Alert color="red" variant="light" title={error.title} role="alert">
+            {error.message}
+          </Alert>
+        ) : null}
+        {testCase.attachments.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No attachment.
+          </Text>
+        ) : (
+          testCase.attachments.map((file) => (
+            <Stack key={file._id} gap={4}>
+              {file.mimeType.startsWith('image/') ? (
+                <Image src={file.blobUrl} alt={file.originalFileName} radius="sm" mah={160} fit="contain" />
+              ) : null}
+              <Group gap="xs" justify="space-between" wrap="nowrap">
+                <Anchor href={file.blobUrl} download={file.originalFileName} size="sm" lineClamp={1}>
+                  {file.originalFileName}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {formatBytes(file.fileSize)}
+                </Text>
+              </Group>
+            </Stack>
+          ))
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function Issues({
+  projectId,
+  testCase,
+  canWrite,
+}: {
+  projectId: string;
+  testCase: ManualCaseDetail;
+  canWrite: boolean;
+}) {
+  const [key, setKey] = useState('');
+  const link = useCaseAppend(projectId, testCase._id, async (issue: string) =>
+    unwrap(
+      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
+        params: { path: { projectId, caseId: testCase._id } },
+        body: { issues: [issue] },
+      }),
+    ),
+  );
+  useEffect(() => {
+    if (link.isSuccess) setKey('');
+  }, [link.isSuccess]);
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Linked issues
+        </Title>
+        {testCase.issues.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No linked issue.
+          </Text>
+        ) : (
+          <Group gap={4}>
+            {testCase.issues.map((issue) => (
+              <Badge key={issue.key} variant="outline" color="gray" title={formatTime(issue.linkedAt)}>
+                {issue.key}
+              </Badge>
+            ))}
+          </Group>
+        )}
+        {canWrite ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (key.trim()) link.mutate(key.trim());
+            }}
+          >
+            <Group gap="xs" align="flex-end">
+              <TextInput
+                label="Issue key"
+                placeholder="PAY-123"
+                size="xs"
+                value={key}
+                maxLength={200}
+                onChange={(event) => setKey(event.currentTarget.value)}
+                style={{ flex: 1 }}
+              />
+              <Button
+                type="submit"
+                size="xs"
+                variant="default"
+                loading={link.isPending}
+                disabled={!key.trim()}
+              >
+                Link issue
+              </Button>
+            </Group>
+          </form>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+function Comments({
+  projectId,
+  testCase,
+  canWrite,
+}: {
+  projectId: string;
+  testCase: ManualCaseDetail;
+  canWrite: boolean;
+}) {
+  const [text, setText] = useState('');
+  const comment = useCaseAppend(projectId, testCase._id, async (body: string) =>
+    unwrap(
+      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
+        params: { path: { projectId, caseId: testCase._id } },
+        body: { comments: [body] },
+      }),
+    ),
+  );
+  useEffect(() => {
+    if (comment.isSuccess) setText('');
+  }, [comment.isSuccess]);
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          Comments
+        </Title>
+        {testCase.comments.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No comment.
+          </Text>
+        ) : (
+          testCase.comments.map((entry) => (
+            <Stack key={entry._id} gap={0}>
+              <Text size="xs" c="dimmed">
+                {entry.author ? `${entry.author.firstName} ${entry.author.lastName}` : 'Someone'} ·{' '}
+                <span title={formatTime(entry.createdAt)}>{formatAgo(entry.createdAt)}</span>
+              </Text>
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {entry.text}
+              </Text>
+            </Stack>
+          ))
+        )}
+        {canWrite ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (text.trim()) comment.mutate(text.trim());
+            }}
+          >
+            <Stack gap="xs">
+              <Textarea
+                label="New comment"
+                autosize
+                minRows={2}
+                value={text}
+                maxLength={10_000}
+                onChange={(event) => setText(event.currentTarget.value)}
+              />
+              <Group justify="flex-end">
+                <Button
+                  type="submit"
+                  size="xs"
+                  variant="default"
+                  loading={comment.isPending}
+                  disabled={!text.trim()}
+                >
+                  Comment
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+const short = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text === undefined ? '—' : text.length > 80 ? `${text.slice(0, 77)}…` : text || '—';
+};
+
+function History({ testCase }: { testCase: ManualCaseDetail }) {
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          History
+        </Title>
+        <Timeline bulletSize={12} lineWidth={2}>
+          {testCase.history.map((entry, index) => (
+            <Timeline.Item
+              key={`${entry.revision}-${entry.kind}-${index}`}
+              title={
+                <Text size="sm" fw={600}>
+                  Revision {entry.revision} · {entry.kind}
+                </Text>
+              }
+            >
+              <Text size="xs" c="dimmed">
+                {entry.by ? `${entry.by.firstName} ${entry.by.lastName}` : 'Someone'} ·{' '}
+                <span title={formatTime(entry.at)}>{formatAgo(entry.at)}</span>
+              </Text>
+              {Object.entries(entry.changes).map(([name, change]) => (
+                <Text key={name} size="xs">
+                  <b>{name}</b>: {short(change.from)} → {short(change.to)}
+                </Text>
+              ))}
+              {entry.comments.map((comment, i) => (
+                <Text key={i} size="xs">
+                  Comment: {short(comment)}
+                </Text>
+              ))}
+              {entry.issuesLinked.length > 0 ? (
+                <Text size="xs">Issues linked: {entry.issuesLinked.join(', ')}</Text>
+              ) : null}
+            </Timeline.Item>
+          ))}
+        </Timeline>
+        {testCase.historyTotal > testCase.history.length ? (
+          <Text size="xs" c="dimmed">
+            The {testCase.history.length} latest of {testCase.historyTotal} changes.
+          </Text>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,167 @@
+import { expect, projectPath, settled, test } from './support/test';
+
+/** A 1×1 PNG: the evidence a tester attaches. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test.describe('case editor', () => {
+  test('when a tester writes a Classic case, then its fields and steps (reordered by drag and by keyboard) are saved, and the history shows the revision', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('member');
+    const run = `${Date.now()}`;
+    await page.goto(projectPath(verdict, `/cases?suite=${verdict.manual.suiteIds.checkout}`));
+    await page.getByRole('button', { name: 'New case' }).click();
+    await page.getByRole('dialog').getByLabel('Title').fill(`Apply a coupon ${run}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: `Apply a coupon ${run}` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Apply a coupon ${run}` })).toBeVisible();
+
+    await page.getByLabel('Description').fill('A returning customer pays less with a coupon.');
+    await page.getByLabel('Preconditions').fill('A coupon SAVE10 exists');
+    await page.getByRole('combobox', { name: 'Priority' }).click();
+    await page.getByRole('option', { name: 'High' }).click();
+    await page.getByRole('checkbox', { name: 'Is flaky' }).check();
+    await page.getByRole('combobox', { name: 'Tags' }).fill('coupons');
+    await page.getByRole('combobox', { name: 'Tags' }).press('Enter');
+    await page.getByLabel('Custom fields').fill('{"browser": "Safari"}');
+    for (const [index, action] of ['Open the cart', 'Enter SAVE10', 'Pay'].entries()) {
+      await page.getByRole('button', { name: 'Add step', exact: true }).click();
+      await page.getByLabel(`Step ${index + 1}: action`).fill(action);
+      await page.getByLabel(`Step ${index + 1}: expected result`).fill(`${action}: done`);
+    }
+    await page.getByRole('button', { name: 'Add sub-step to step 2' }).click();
+    await page.getByLabel('Step 2.1: action').fill('Check the discount line');
+
+    // By drag: "Pay" (step 3) onto step 1's place.
+    const handle = page.getByRole('button', { name: 'Move step 3', exact: true });
+    const target = page.getByRole('button', { name: 'Move step 1', exact: true });
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 2, { steps: 10 });
+    await page.mouse.up();
+    await expect(page.getByLabel('Step 1: action')).toHaveValue('Pay');
+
+    // By keyboard: step 3 ("Enter SAVE10") lifted with Space, up one, dropped.
+    // Each key waits for dnd-kit's announcement of the step before the next.
+    await page.getByRole('button', { name: 'Move step 3', exact: true }).focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('status').filter({ hasText: 'Step 3 is over position 3.' })).toBeAttached();
+    await page.keyboard.press('ArrowUp');
+    await expect(page.getByRole('status').filter({ hasText: 'Step 3 is over position 2.' })).toBeAttached();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('status').filter({ hasText: 'dropped at position 2.' })).toBeAttached();
+    await expect(page.getByLabel('Step 2: action')).toHaveValue('Enter SAVE10');
+    await expect(page.getByLabel('Step 3: action')).toHaveValue('Open the cart');
+    await expect(page.getByLabel('Step 2.1: action')).toHaveValue('Check the discount line');
+
+    await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes' })).toHaveCount(0);
+    await expect(page.getByText(/· revision 2$/)).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByLabel('Step 1: action')).toHaveValue('Pay');
+    await expect(page.getByLabel('Step 2: action')).toHaveValue('Enter SAVE10');
+    await expect(page.getByLabel('Step 2.1: action')).toHaveValue('Check the discount line');
+    await expect(page.getByLabel('Step 3: action')).toHaveValue('Open the cart');
+    await expect(page.getByLabel('Preconditions')).toHaveValue('A coupon SAVE10 exists');
+    await expect(page.getByRole('combobox', { name: 'Priority' })).toHaveValue('High');
+    await expect(page.getByRole('checkbox', { name: 'Is flaky' })).toBeChecked();
+    await expect(page.getByLabel('Custom fields')).toHaveValue(/"browser": "Safari"/);
+    const history = page
+      .getByRole('heading', { name: 'History' })
+      .locator('xpath=ancestor::div[contains(@class,"Card")]');
+    await expect(history).toContainText('Revision 2');
+    await expect(history).toContainText('priority');
+  });
+
+  test('when a tester writes a Gherkin case with an attachment, a comment and an issue, then all of them show after a reload', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('member');
+    const run = `${Date.now()}`;
+    await page.goto(projectPath(verdict, `/cases?suite=${verdict.manual.suiteIds.accounts}`));
+    await page.getByRole('button', { name: 'New case' }).click();
+    await page.getByRole('dialog').getByLabel('Title').fill(`Reset a password ${run}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('link', { name: `Reset a password ${run}` }).click();
+
+    await page.getByRole('radiogroup', { name: 'Step format' }).getByText('Gherkin').click();
+    for (const [index, text] of [
+      'Given a signed-out user',
+      'When they ask for a reset link',
+      'Then an email arrives',
+    ].entries()) {
+      await page.getByRole('button', { name: 'Add step', exact: true }).click();
+      await page.getByLabel(`Step ${index + 1}: text`).fill(text);
+    }
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(/· revision 2$/)).toBeVisible();
+
+    const choosing = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Attach a file' }).click();
+    await (await choosing).setFiles({ name: 'reset-email.png', mimeType: 'image/png', buffer: PNG });
+    await expect(page.getByRole('img', { name: 'reset-email.png' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'reset-email.png' })).toBeVisible();
+
+    await page.getByLabel('New comment').fill('The email takes a minute on staging.');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await page.getByLabel('Issue key').fill('AUTH-42');
+    await page.getByRole('button', { name: 'Link issue' }).click();
+    await expect(page.getByText('AUTH-42', { exact: true })).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Gherkin' })).toBeChecked();
+    await expect(page.getByLabel('Step 3: text')).toHaveValue('Then an email arrives');
+    await expect(page.getByRole('img', { name: 'reset-email.png' })).toBeVisible();
+    await expect(page.getByText('The email takes a minute on staging.', { exact: true })).toBeVisible();
+    await expect(page.getByText('AUTH-42', { exact: true })).toBeVisible();
+  });
+
+  test('when a case has unsaved changes, then leaving asks first, and staying keeps them', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('member');
+    await page.goto(projectPath(verdict, `/cases/${verdict.manual.caseIds[2]}`));
+    await page.getByLabel('Description').fill('Changed, not saved');
+    await page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Runs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Stay' }).click();
+    await expect(page.getByLabel('Description')).toHaveValue('Changed, not saved');
+    await expect(page).toHaveURL(/\/cases\//);
+
+    await page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Runs' }).click();
+    await dialog.getByRole('button', { name: 'Leave and lose changes' }).click();
+    await expect(page).toHaveURL(/\/runs$/);
+  });
+
+  test('when a case is named by an automated test, then the editor lists that test with its latest outcome and a link to it', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('viewer');
+    await page.goto(projectPath(verdict, `/cases/${verdict.manual.caseIds[0]}`));
+    const linked = page.getByRole('link', { name: /pays with a card/ });
+    await expect(linked).toBeVisible();
+    await expect(linked).toHaveAttribute('href', new RegExp(`/runs/${verdict.failedRunId}`));
+    // A viewer reads the case and changes nothing.
+    await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Attach a file' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Move step/ })).toHaveCount(0);
+    await settled(page);
+  });
+});
