@@ -290,6 +290,13 @@ export const caseRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/CaseEditorPage'), 'CaseEditorPage'),
 });
 
+export const manualRunRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/manual-runs/$runId',
+  validateSearch: (raw: Raw): { case?: string } => ({ case: text(raw, 'case') }),
+  component: lazyRouteComponent(() => import('./pages/ManualRunPage'), 'ManualRunPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signedInRoute.addChildren([
@@ -308,6 +315,7 @@ const routeTree = rootRoute.addChildren([
       organizationRoute,
       casesRoute,
       caseRoute,
+      manualRunRoute,
     ]),
   ]),
 ]);

@@ -28,6 +28,10 @@ export const OUTCOME_COLORS: Record<string, MantineColor> = {
   interrupted: 'grape',
   running: 'blue',
   finished: 'gray',
+  // Manual verdicts (spec §4.4).
+  blocked: 'orange',
+  retest: 'grape',
+  untested: 'gray',
 };
 
 /**

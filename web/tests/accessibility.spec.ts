@@ -89,6 +89,11 @@ const PAGES: PageCase[] = [
     path: (verdict) => projectPath(verdict, `/cases/${verdict.manual.caseIds[0]}`),
     ready: (page) => page.getByRole('heading', { name: 'History' }),
   },
+  {
+    name: 'manual-run',
+    path: (verdict) => projectPath(verdict, `/manual-runs/${verdict.manual.runId}`),
+    ready: (page) => page.getByRole('table', { name: 'Steps and their results' }),
+  },
 ];
 
 async function seriousViolations(page: Page) {

@@ -34,6 +34,8 @@ export type ManualCase = Read<'/{projectId}/manual-tests'>[number];
 export type ManualCaseQuery = ReadQuery<'/{projectId}/manual-tests'>;
 export type ManualSuite = Read<'/{projectId}/manual-suites'>[number];
 export type ManualCaseDetail = Read<'/{projectId}/manual-test-cases/{caseId}'>;
+export type ManualRunDetail = Read<'/{projectId}/manual-runs/{runId}'>;
+export type ManualRunCase = ManualRunDetail['testCases'][number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -242,4 +244,19 @@ export const manualCaseQuery = (projectId: string, caseId: string) =>
       ).data,
     // Attachment links in it are signed for 15 minutes: asked again well before they expire.
     staleTime: 5 * MINUTE,
+  });
+
+/** A manual run with its cases: asked again every 5 s while shown, so testers see each other's verdicts. */
+export const manualRunQuery = (projectId: string, runId: string) =>
+  queryOptions({
+    queryKey: ['manual-run', projectId, runId],
+    queryFn: async ({ signal }): Promise<ManualRunDetail> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/manual-runs/{runId}', {
+          params: { path: { projectId, runId } },
+          signal,
+        }),
+      ).data,
+    staleTime: LIVE_INTERVAL_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
   });
