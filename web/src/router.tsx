@@ -297,6 +297,12 @@ export const manualRunRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/ManualRunPage'), 'ManualRunPage'),
 });
 
+export const releasesRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/releases',
+  component: lazyRouteComponent(() => import('./pages/ReleasesPage'), 'ReleasesPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signedInRoute.addChildren([
@@ -316,6 +322,7 @@ const routeTree = rootRoute.addChildren([
       casesRoute,
       caseRoute,
       manualRunRoute,
+      releasesRoute,
     ]),
   ]),
 ]);

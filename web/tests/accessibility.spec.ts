@@ -94,6 +94,11 @@ const PAGES: PageCase[] = [
     path: (verdict) => projectPath(verdict, `/manual-runs/${verdict.manual.runId}`),
     ready: (page) => page.getByRole('table', { name: 'Steps and their results' }),
   },
+  {
+    name: 'releases',
+    path: (verdict) => projectPath(verdict, '/releases'),
+    ready: (page) => page.getByRole('table', { name: 'Manual runs' }),
+  },
 ];
 
 async function seriousViolations(page: Page) {

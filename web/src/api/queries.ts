@@ -36,6 +36,9 @@ export type ManualSuite = Read<'/{projectId}/manual-suites'>[number];
 export type ManualCaseDetail = Read<'/{projectId}/manual-test-cases/{caseId}'>;
 export type ManualRunDetail = Read<'/{projectId}/manual-runs/{runId}'>;
 export type ManualRunCase = ManualRunDetail['testCases'][number];
+export type ManualRunSummary = Read<'/{projectId}/manual-runs'>[number];
+export type Release = Read<'/{projectId}/releases'>[number];
+export type ExploratorySession = Read<'/{projectId}/sessions'>[number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -259,4 +262,62 @@ export const manualRunQuery = (projectId: string, runId: string) =>
       ).data,
     staleTime: LIVE_INTERVAL_MS,
     refetchInterval: LIVE_INTERVAL_MS,
+  });
+
+/** Every page of a list the API gives 100 at a time (releases, sessions, runs of a project). */
+async function everyPage<T>(
+  read: (page: number) => Promise<{ data: T[]; pagination: { hasNext: boolean } }>,
+) {
+  const items: T[] = [];
+  for (let page = 1; page <= 50; page += 1) {
+    const answer = await read(page);
+    items.push(...answer.data);
+    if (!answer.pagination.hasNext) break;
+  }
+  return items;
+}
+
+export const manualRunsQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['manual-runs', projectId],
+    queryFn: ({ signal }): Promise<ManualRunSummary[]> =>
+      everyPage(async (page) =>
+        unwrap(
+          await verdict.api.GET('/{projectId}/manual-runs', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        ),
+      ),
+    staleTime: 15_000,
+  });
+
+export const releasesQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['releases', projectId],
+    queryFn: ({ signal }): Promise<Release[]> =>
+      everyPage(async (page) =>
+        unwrap(
+          await verdict.api.GET('/{projectId}/releases', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        ),
+      ),
+    staleTime: 15_000,
+  });
+
+export const sessionsQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['sessions', projectId],
+    queryFn: ({ signal }): Promise<ExploratorySession[]> =>
+      everyPage(async (page) =>
+        unwrap(
+          await verdict.api.GET('/{projectId}/sessions', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        ),
+      ),
+    staleTime: 15_000,
   });

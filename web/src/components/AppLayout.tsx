@@ -33,6 +33,7 @@ const PROJECT_PAGES = [
   { to: '/projects/$projectId/explorer', label: 'Explorer' },
   { to: '/projects/$projectId/flaky', label: 'Flaky tests' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
+  { to: '/projects/$projectId/releases', label: 'Manual runs' },
   { to: '/projects/$projectId/organization', label: 'Organization' },
 ] as const;
 

@@ -27,7 +27,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useHotkeys, useInterval } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { unwrap } from '@verdict/client';
@@ -114,7 +114,7 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
         previous ? withCase(previous, answer) : previous,
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['manual-run', projectId, run._id] }),
+    onSettled: () => invalidateRun(queryClient, projectId, run._id),
   });
   const give = (result: Verdict) => {
     if (!current || !canWrite) return;
@@ -174,6 +174,13 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
       </Grid>
     </Stack>
   );
+}
+
+/** After a write to a run: the run, and the lists and releases whose progress counts it. */
+function invalidateRun(queryClient: QueryClient, projectId: string, runId: string) {
+  void queryClient.invalidateQueries({ queryKey: ['manual-runs', projectId] });
+  void queryClient.invalidateQueries({ queryKey: ['releases', projectId] });
+  return queryClient.invalidateQueries({ queryKey: ['manual-run', projectId, runId] });
 }
 
 function withCase(run: ManualRunDetail, runCase: ManualRunCase): ManualRunDetail {
@@ -353,7 +360,7 @@ function CurrentCase({
           body,
         }),
       ).data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['manual-run', projectId, runId] }),
+    onSuccess: () => invalidateRun(queryClient, projectId, runId),
   });
   const saveDetails = () => {
     const key = issue.trim();

@@ -83,5 +83,17 @@ export async function seedManualTesting(verdict: VerdictClient, projectId: strin
       body: { name: 'Regression 4.2', releaseId: release._id, suiteIds: [checkout, accounts] },
     }),
   ).data;
+  unwrap(
+    await verdict.api.POST('/{projectId}/sessions', {
+      params: project,
+      body: {
+        charter: 'Explore checkout with slow networks to discover lost orders',
+        status: 'in_progress',
+        releaseId: release._id,
+        notes: 'Throttled to 3G: the pay button stays enabled while the order is sent.',
+        findings: [{ title: 'A double click pays twice', severity: 'critical', issueKey: 'PAY-90' }],
+      },
+    }),
+  );
   return { suiteIds: { checkout, payments, accounts }, caseIds, releaseId: release._id, runId: run._id };
 }
