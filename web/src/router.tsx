@@ -303,6 +303,12 @@ export const releasesRoute = createRoute({
   component: lazyRouteComponent(() => import('./pages/ReleasesPage'), 'ReleasesPage'),
 });
 
+export const settingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./pages/SettingsPage'), 'SettingsPage'),
+});
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   signedInRoute.addChildren([
@@ -323,6 +329,7 @@ const routeTree = rootRoute.addChildren([
       caseRoute,
       manualRunRoute,
       releasesRoute,
+      settingsRoute,
     ]),
   ]),
 ]);

@@ -99,6 +99,11 @@ const PAGES: PageCase[] = [
     path: (verdict) => projectPath(verdict, '/releases'),
     ready: (page) => page.getByRole('table', { name: 'Manual runs' }),
   },
+  {
+    name: 'settings',
+    path: (verdict) => projectPath(verdict, '/settings'),
+    ready: (page) => page.getByRole('heading', { name: 'Webhooks' }),
+  },
 ];
 
 async function seriousViolations(page: Page) {

@@ -51,7 +51,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // `npm start` is `node scripts/run.cjs start`: run exactly that, under the Node that runs these tests.
   const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'run.cjs'), 'start'], {
     cwd: REPO,
-    env: { ...environment, PORT: '0', VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    // Webhook tests deliver to a receiver on this machine's loopback address.
+    env: {
+      ...environment,
+      PORT: '0',
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

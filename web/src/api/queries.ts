@@ -39,6 +39,8 @@ export type ManualRunCase = ManualRunDetail['testCases'][number];
 export type ManualRunSummary = Read<'/{projectId}/manual-runs'>[number];
 export type Release = Read<'/{projectId}/releases'>[number];
 export type ExploratorySession = Read<'/{projectId}/sessions'>[number];
+export type Webhook = Read<'/{projectId}/webhooks'>[number];
+export type WebhookDelivery = Read<'/{projectId}/webhooks/{webhookId}/deliveries'>[number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -320,4 +322,34 @@ export const sessionsQuery = (projectId: string) =>
         ),
       ),
     staleTime: 15_000,
+  });
+
+export const webhooksQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['webhooks', projectId],
+    queryFn: ({ signal }): Promise<Webhook[]> =>
+      everyPage(async (page) =>
+        unwrap(
+          await verdict.api.GET('/{projectId}/webhooks', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        ),
+      ),
+    staleTime: 15_000,
+  });
+
+/** The latest delivery attempts of a subscription; asked again every 5 s while shown (they are queued). */
+export const webhookDeliveriesQuery = (projectId: string, webhookId: string) =>
+  queryOptions({
+    queryKey: ['webhook-deliveries', projectId, webhookId],
+    queryFn: async ({ signal }): Promise<WebhookDelivery[]> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/webhooks/{webhookId}/deliveries', {
+          params: { path: { projectId, webhookId }, query: { page: 1, limit: 50 } },
+          signal,
+        }),
+      ).data,
+    staleTime: LIVE_INTERVAL_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
   });

@@ -10,3 +10,10 @@ export function useCanWrite(projectId: string): boolean {
   const role = data?.projects.find((project) => project.id === projectId)?.role ?? null;
   return role !== null && WRITERS.has(role);
 }
+
+/** Webhook writes are for owners and admins (spec §4.9). */
+export function useCanManageWebhooks(projectId: string): boolean {
+  const { data } = useQuery(sessionQuery());
+  const role = data?.projects.find((project) => project.id === projectId)?.role ?? null;
+  return role === 'owner' || role === 'admin';
+}

@@ -35,6 +35,7 @@ const PROJECT_PAGES = [
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/releases', label: 'Manual runs' },
   { to: '/projects/$projectId/organization', label: 'Organization' },
+  { to: '/projects/$projectId/settings', label: 'Settings' },
 ] as const;
 
 export function ThemeToggle() {
@@ -77,10 +78,10 @@ function AccountMenu() {
           <Group gap={8} wrap="nowrap">
             <VisuallyHidden>Account:</VisuallyHidden>
             <Avatar size={28} radius="xl" color="blue" name={name} aria-hidden />
-            <Text size="sm" visibleFrom="md" lineClamp={1}>
+            <Text size="sm" visibleFrom="xl" lineClamp={1}>
               {name}
             </Text>
-            <VisuallyHidden hiddenFrom="md">{name}</VisuallyHidden>
+            <VisuallyHidden hiddenFrom="xl">{name}</VisuallyHidden>
           </Group>
         </UnstyledButton>
       </Menu.Target>

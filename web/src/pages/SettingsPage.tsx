@@ -1,0 +1,433 @@
+/**
+ * Project settings: the webhook subscriptions (spec §4.9, §6). Every member reads them and their delivery
+ * log (status, response code, time); owners and admins create them (the signing secret is shown once, to
+ * copy), edit, pause or re-enable and delete them.
+ */
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@verdict/client';
+import { useState, type FormEvent } from 'react';
+import { describeError, verdict } from '../api/client';
+import { webhookDeliveriesQuery, webhooksQuery, type Webhook } from '../api/queries';
+import { useCanManageWebhooks } from '../api/role';
+import { StatusBadge } from '../components/badges';
+import { CopyText } from '../components/CopyButton';
+import { formatAgo, formatTime } from '../components/format';
+import { EmptyState, ErrorState, LoadingState } from '../components/states';
+import { settingsRoute } from '../router';
+
+const EVENTS = ['run.started', 'run.finished'] as const;
+type Outcome = 'any' | 'failed' | 'passed';
+
+/** Both spellings of spec §6 read as the current one. */
+const currentName = (event: string) =>
+  event === 'RUN_STARTED' ? 'run.started' : event === 'RUN_FINISHED' ? 'run.finished' : event;
+
+export function SettingsPage() {
+  const { projectId } = settingsRoute.useParams();
+  const canManage = useCanManageWebhooks(projectId);
+  const webhooks = useQuery(webhooksQuery(projectId));
+  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
+
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Project settings
+      </Title>
+      <Stack gap="sm" component="section" aria-label="Webhooks">
+        <Group justify="space-between">
+          <Title order={2} size="h3">
+            Webhooks
+          </Title>
+          {canManage ? (
+            <Button
+              variant="default"
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setEditing('new')}
+            >
+              New webhook
+            </Button>
+          ) : null}
+        </Group>
+        <Text size="sm" c="dimmed">
+          Verdict POSTs run.started and run.finished to these URLs, signed with each subscription’s secret
+          (X-Service-Signature). Five failed deliveries in a row disable a subscription.
+        </Text>
+        {webhooks.isPending ? (
+          <LoadingState rows={2} />
+        ) : webhooks.isError ? (
+          <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} />
+        ) : webhooks.data.length === 0 ? (
+          <EmptyState title="No webhook yet">
+            {canManage
+              ? 'Create one to be told when runs start and finish.'
+              : 'An owner or an admin can create one.'}
+          </EmptyState>
+        ) : (
+          <Table.ScrollContainer minWidth={900}>
+            <Table aria-label="Webhook subscriptions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>URL</Table.Th>
+                  <Table.Th>Events</Table.Th>
+                  <Table.Th>Outcome</Table.Th>
+                  <Table.Th>Active</Table.Th>
+                  <Table.Th>Failures</Table.Th>
+                  <Table.Th>Actions</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {webhooks.data.map((webhook) => (
+                  <WebhookRow
+                    key={webhook.id}
+                    projectId={projectId}
+                    webhook={webhook}
+                    canManage={canManage}
+                    onEdit={() => setEditing(webhook)}
+                    showing={shown === webhook.id}
+                    onShow={() => setShown(shown === webhook.id ? null : webhook.id)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        {shown ? <Deliveries projectId={projectId} webhookId={shown} /> : null}
+      </Stack>
+      {editing ? (
+        <WebhookDialog
+          projectId={projectId}
+          webhook={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onCreated={(created) => {
+            setSecret(created);
+            setEditing(null);
+          }}
+        />
+      ) : null}
+      <Modal opened={secret !== null} onClose={() => setSecret(null)} title="The webhook’s signing secret">
+        <Stack>
+          <Text size="sm">
+            Copy it now: it is shown this once. Your receiver checks each delivery’s X-Service-Signature with
+            it.
+          </Text>
+          <Code block aria-label="Signing secret">
+            {secret}
+          </Code>
+          <Group justify="space-between">
+            <CopyText value={secret ?? ''} label="Copy the secret" />
+            <Button variant="default" onClick={() => setSecret(null)}>
+              I have copied it
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function WebhookRow({
+  projectId,
+  webhook,
+  canManage,
+  onEdit,
+  showing,
+  onShow,
+}: {
+  projectId: string;
+  webhook: Webhook;
+  canManage: boolean;
+  onEdit: () => void;
+  showing: boolean;
+  onShow: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', projectId] });
+  const toggle = useMutation({
+    mutationFn: async (active: boolean) =>
+      unwrap(
+        await verdict.api.PATCH('/{projectId}/webhooks/{webhookId}', {
+          params: { path: { projectId, webhookId: webhook.id } },
+          body: { active },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await verdict.api.DELETE('/{projectId}/webhooks/{webhookId}', {
+          params: { path: { projectId, webhookId: webhook.id } },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const [confirming, setConfirming] = useState(false);
+  const error = toggle.error ?? remove.error;
+  return (
+    <Table.Tr>
+      <Table.Td maw={360}>
+        <Text size="sm" className="mono" lineClamp={1} title={webhook.url}>
+          {webhook.url}
+        </Text>
+        {webhook.description ? (
+          <Text size="xs" c="dimmed">
+            {webhook.description}
+          </Text>
+        ) : null}
+        {error ? (
+          <Text size="xs" c="red" role="alert">
+            {describeError(error).message}
+          </Text>
+        ) : null}
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4}>
+          {webhook.events.map((event) => (
+            <Badge key={event} variant="outline" color="gray" size="sm">
+              {currentName(event)}
+            </Badge>
+          ))}
+        </Group>
+      </Table.Td>
+      <Table.Td>{webhook.conditions.outcome}</Table.Td>
+      <Table.Td>
+        <Switch
+          aria-label={`Active: ${webhook.url}`}
+          checked={webhook.active}
+          disabled={!canManage || toggle.isPending}
+          onChange={(event) => toggle.mutate(event.currentTarget.checked)}
+          label={webhook.active ? 'on' : webhook.disabledAt ? 'disabled by failures' : 'paused'}
+        />
+      </Table.Td>
+      <Table.Td>{webhook.failureCount}</Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Button size="compact-xs" variant="default" onClick={onShow} aria-expanded={showing}>
+            {showing ? 'Hide deliveries' : 'Deliveries'}
+          </Button>
+          {canManage ? (
+            <>
+              <Button size="compact-xs" variant="default" onClick={onEdit}>
+                Edit
+              </Button>
+              {confirming ? (
+                <Button
+                  size="compact-xs"
+                  color="red"
+                  loading={remove.isPending}
+                  onClick={() => remove.mutate()}
+                >
+                  Confirm delete
+                </Button>
+              ) : (
+                <Button size="compact-xs" variant="default" onClick={() => setConfirming(true)}>
+                  Delete
+                </Button>
+              )}
+            </>
+          ) : null}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function Deliveries({ projectId, webhookId }: { projectId: string; webhookId: string }) {
+  const deliveries = useQuery(webhookDeliveriesQuery(projectId, webhookId));
+  return (
+    <Stack gap="xs" component="section" aria-label="Delivery log">
+      <Title order={3} size="h4">
+        Delivery log
+      </Title>
+      {deliveries.isPending ? (
+        <LoadingState rows={2} />
+      ) : deliveries.isError ? (
+        <ErrorState error={deliveries.error} onRetry={() => void deliveries.refetch()} />
+      ) : deliveries.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No delivery yet: one is sent when a run starts or finishes.
+        </Text>
+      ) : (
+        <Table aria-label="Deliveries" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Event</Table.Th>
+              <Table.Th>Attempt</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Response</Table.Th>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>When</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {deliveries.data.map((attempt) => (
+              <Table.Tr key={attempt.id}>
+                <Table.Td>{attempt.eventName}</Table.Td>
+                <Table.Td>{attempt.attempt}</Table.Td>
+                <Table.Td>
+                  <StatusBadge
+                    status={
+                      attempt.status === 'succeeded'
+                        ? 'passed'
+                        : attempt.status === 'failed'
+                          ? 'failed'
+                          : 'running'
+                    }
+                    size="xs"
+                  />
+                  <Text span size="xs" ml={4}>
+                    {attempt.status}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {attempt.statusCode ?? '—'}
+                  {attempt.error ? (
+                    <Text size="xs" c="dimmed">
+                      {attempt.error}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>{attempt.responseTimeMs === null ? '—' : `${attempt.responseTimeMs} ms`}</Table.Td>
+                <Table.Td>
+                  <Text size="xs" title={formatTime(attempt.attemptedAt ?? attempt.createdAt)}>
+                    {formatAgo(attempt.attemptedAt ?? attempt.createdAt)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
+
+function WebhookDialog({
+  projectId,
+  webhook,
+  onClose,
+  onCreated,
+}: {
+  projectId: string;
+  webhook: Webhook | null;
+  onClose: () => void;
+  onCreated: (secret: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState(webhook?.url ?? '');
+  const [events, setEvents] = useState<string[]>(
+    webhook ? webhook.events.map(currentName) : ['run.finished'],
+  );
+  const [outcome, setOutcome] = useState<Outcome>(webhook?.conditions.outcome ?? 'any');
+  const [description, setDescription] = useState(webhook?.description ?? '');
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = {
+        url,
+        events: events as (typeof EVENTS)[number][],
+        conditions: { outcome },
+        description,
+      };
+      if (webhook) {
+        unwrap(
+          await verdict.api.PATCH('/{projectId}/webhooks/{webhookId}', {
+            params: { path: { projectId, webhookId: webhook.id } },
+            body,
+          }),
+        );
+        return null;
+      }
+      return unwrap(
+        await verdict.api.POST('/{projectId}/webhooks', { params: { path: { projectId } }, body }),
+      ).data.secret;
+    },
+    onSuccess: async (secret) => {
+      await queryClient.invalidateQueries({ queryKey: ['webhooks', projectId] });
+      if (secret) onCreated(secret);
+      else onClose();
+    },
+  });
+  const error = save.isError ? describeError(save.error) : null;
+  return (
+    <Modal opened onClose={onClose} title={webhook ? 'Edit webhook' : 'New webhook'} size="lg">
+      <form
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput
+            label="URL"
+            required
+            data-autofocus
+            placeholder="https://ci.example.com/hooks/verdict"
+            value={url}
+            maxLength={2000}
+            onChange={(event) => setUrl(event.currentTarget.value)}
+          />
+          <Checkbox.Group label="Events" value={events} onChange={setEvents} required>
+            <Group mt={4}>
+              {EVENTS.map((event) => (
+                <Checkbox key={event} value={event} label={event} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <Select
+            label="Outcome (run.finished only)"
+            data={[
+              { value: 'any', label: 'Any' },
+              { value: 'failed', label: 'Failed runs' },
+              { value: 'passed', label: 'Passed runs' },
+            ]}
+            value={outcome}
+            onChange={(value) => setOutcome((value as Outcome | null) ?? 'any')}
+            allowDeselect={false}
+          />
+          <TextInput
+            label="Description"
+            value={description}
+            maxLength={500}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+          />
+          {error ? (
+            <Alert color="red" variant="light" title={error.title} role="alert">
+              {error.message}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              loading={save.isPending}
+              disabled={url.trim() === '' || events.length === 0}
+            >
+              {webhook ? 'Save' : 'Create webhook'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
