@@ -136,14 +136,20 @@ test.describe('case editor', () => {
     await signIn('member');
     await page.goto(projectPath(verdict, `/cases/${verdict.manual.caseIds[2]}`));
     await page.getByLabel('Description').fill('Changed, not saved');
-    await page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Runs' }).click();
+    await page
+      .getByRole('navigation', { name: 'Project pages' })
+      .getByRole('link', { name: 'Runs', exact: true })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Stay' }).click();
     await expect(page.getByLabel('Description')).toHaveValue('Changed, not saved');
     await expect(page).toHaveURL(/\/cases\//);
 
-    await page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Runs' }).click();
+    await page
+      .getByRole('navigation', { name: 'Project pages' })
+      .getByRole('link', { name: 'Runs', exact: true })
+      .click();
     await dialog.getByRole('button', { name: 'Leave and lose changes' }).click();
     await expect(page).toHaveURL(/\/runs$/);
   });
