@@ -2,7 +2,31 @@
  * The case editor's draft: the case's editable content as the form holds it (steps with keys that stay put
  * while they are dragged), and the PATCH that saves only what changed. No I/O: the page reads and sends.
  */
-import type { ManualCaseDetail } from '../api/queries';
+
+interface SavedClassicStep {
+  action: string;
+  data: string;
+  expectedResult: string;
+  subSteps: SavedClassicStep[];
+}
+interface SavedGherkinStep {
+  text: string;
+  subSteps: SavedGherkinStep[];
+}
+
+/** What the draft reads of a case as the API answers it (the client's ManualCaseDetail fits). */
+export interface SavedCase {
+  title: string;
+  description: string;
+  preconditions: string;
+  postconditions: string;
+  classification: Record<'status' | 'severity' | 'priority' | 'type' | 'layer' | 'behavior', string>;
+  automation: { status: string; toBeAutomated: boolean; isFlaky: boolean; isMuted: boolean };
+  tags: string[];
+  customFields: Record<string, unknown>;
+  stepFormat: StepFormat;
+  steps: { classic: SavedClassicStep[]; gherkin: SavedGherkinStep[] };
+}
 
 export interface DraftSubStep {
   key: string;
@@ -52,7 +76,7 @@ export const emptyStep = (): DraftStep => ({
   subSteps: [],
 });
 
-type Step = ManualCaseDetail['steps']['classic'][number] | ManualCaseDetail['steps']['gherkin'][number];
+type Step = SavedClassicStep | SavedGherkinStep;
 
 function draftStep(step: Step): DraftStep {
   const classic = 'action' in step;
@@ -68,7 +92,7 @@ function draftStep(step: Step): DraftStep {
   };
 }
 
-export function draftOf(testCase: ManualCaseDetail): CaseDraft {
+export function draftOf(testCase: SavedCase): CaseDraft {
   const { classification, automation } = testCase;
   return {
     title: testCase.title,
