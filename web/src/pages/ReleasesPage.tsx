@@ -7,6 +7,7 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Card,
   Group,
@@ -675,7 +676,9 @@ function SessionCard({
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Text fw={600}>{session.charter}</Text>
-          <StatusBadge status={session.status.replace('_', ' ')} size="xs" />
+          <Box style={{ flexShrink: 0 }}>
+            <StatusBadge status={session.status.replace('_', ' ')} size="xs" />
+          </Box>
         </Group>
         <Text size="xs" c="dimmed">
           {session.release ? `${session.release.name} · ` : ''}
