@@ -1,3 +1,4 @@
 export * from './projector';
+export * from './inline';
 export * from './waitFor';
 export * from './readStore';

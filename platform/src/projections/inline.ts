@@ -1,0 +1,26 @@
+import type { StoredEvent } from '../eventStore/types';
+import type { Logger } from '../logging';
+import type { SqlExecutor } from '../sql/types';
+import { applyNew, place, type Projection } from './readModelTables';
+
+/**
+ * A projection run inline (emmett's and Marten's inline projections): the function to give an event store
+ * as `inline`, so the read model is written in the transaction of each append and a reader sees an append
+ * as soon as it is acknowledged. It applies the events the way a projector's batch does, into the live
+ * tables with the streams' positions saved beside them, under the projection's shared lock: a projector's
+ * `init` and `rebuild` of the same projection (same name, same tables) keep working, and its swap waits for
+ * the appends in flight.
+ *
+ * @example createSqlEventStore({ db, schema, inline: inlineProjection(runsProjection(), { logger }) });
+ */
+export function inlineProjection(
+  projection: Projection,
+  options: { logger: Logger },
+): (tx: SqlExecutor, events: readonly StoredEvent[]) => Promise<void> {
+  const { live, lockKey } = place(projection);
+  const logger = options.logger.child({ component: 'inline-projection', projection: projection.name });
+  return async (tx, events) => {
+    await tx.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [lockKey]);
+    await applyNew(tx, projection, live, [...events], logger);
+  };
+}
