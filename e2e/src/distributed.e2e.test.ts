@@ -71,7 +71,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back once its projector process applied it (through /mcp too), the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back in the response cycle of its 202 (through /mcp too), the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
@@ -160,6 +160,10 @@ describe('the distributed mode (npm run start:distributed)', () => {
       accepted: 1,
       duplicates: 0,
     });
+    // The runs read model is written in the append's transaction: the read right after the 202 shows it.
+    const current = await call('GET', `${runs}/${run.id}`, { bearer: token.token });
+    expect(current.status).toBe(200);
+    expect((current.body as { data: { stats: { total: number } } }).data.stats.total).toBe(1);
     const finished = await call('POST', `${runs}/${run.id}/finish`, { bearer: token.token, body: {} });
     expect(successEnvelope(RunSummary).parse(finished.body).data.status).toBe('finished');
     const late = await call('POST', `${runs}/${run.id}/results`, {
@@ -167,7 +171,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
       body: { results: [result] },
     });
     expect(late.status).toBe(409);
-    // The run detail is read from the runs read model, which the test-results-projector process applies.
+    // The run detail after the finish, read through the gateway like any client's.
     const deadline = Date.now() + 30_000;
     let total = 0;
     while (total < 1 && Date.now() < deadline) {

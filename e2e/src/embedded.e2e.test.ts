@@ -76,6 +76,9 @@ describe('the embedded default (npm start)', () => {
         result('totals', 1, 'passed'),
       ];
       expect((await call(`/test-runs/${run.id}/results`, { results })).status).toBe(202);
+      // The runs read model is written in the append's transaction: the read right after the 202 shows it.
+      const current = (await (await call(`/test-runs/${run.id}`)).json()) as { data: { stats: unknown } };
+      expect(current.data.stats).toMatchObject({ total: 3, passed: 1, failed: 1, flaky: 1, skipped: 0 });
       expect((await call(`/test-runs/${run.id}/finish`, {})).status).toBe(200);
       let stats: unknown = null;
       for (let i = 0; i < 100 && !(stats && (stats as { total: number }).total === 3); i += 1) {

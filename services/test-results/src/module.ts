@@ -10,9 +10,9 @@ import {
 import {
   createOutboxRelay,
   createProjector,
+  inlineProjection,
   DEFAULT_SIGNED_URL_TTL_MS,
   signBlobUrl,
-  type Subscription,
   createSqlEventStore,
   registerRoutes,
   requireInternalIdentity,
@@ -22,6 +22,7 @@ import {
   type EventBus,
   type Logger,
   type SqlDatabase,
+  type Subscription,
 } from '@verdict/platform';
 import { importRoutes } from './imports/routes';
 import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
@@ -68,10 +69,11 @@ export const isBulkIngest = (req: { method: string; path: string }): boolean =>
   /^\/[^/]+\/(test-runs\/[^/]+\/results|imports\/(playwright|junit))$/.test(req.path);
 
 /**
- * `all`: the routes, the outbox relay and the runs projector in one process (the embedded mode, a small
- * deployment). `api`: the routes and the relay. `projector`: only the runs projector, no routes. Split,
- * the projector's work no longer waits behind request parsing on one event loop: at 5,000 results/s the
- * read-your-write lag fell from seconds to under one (docs/operations.md).
+ * Every append writes the runs read model inline, whatever the role. `all`: the routes, the outbox relay and
+ * the runs projector on the topic (the embedded mode, a small deployment). `api`: the routes and the relay.
+ * `projector`: only the runs projector, no routes. The projector only catches up what reached the store
+ * without its inline projection (events stored by an earlier version, or written into the store directly):
+ * what an append applied inline, its stream positions make it skip.
  */
 export const TEST_RESULTS_ROLES = ['all', 'api', 'projector'] as const;
 export type TestResultsRole = (typeof TEST_RESULTS_ROLES)[number];
@@ -94,8 +96,8 @@ export const testResultsRoutes: readonly RouteSpec[] = [
 ];
 
 /**
- * The test-results service on its ports: ingest into its event store, relayed to its topic, projected
- * into the runs read model that the read routes query.
+ * The test-results service on its ports: ingest into its event store, which writes the runs read model
+ * that the read routes query in each append's transaction, and relays its events to its topic.
  *
  * @example const results = createTestResultsModule(ports, settings); await results.start(); app.use(results.router);
  */
@@ -106,7 +108,16 @@ export function createTestResultsModule(
   const schema = settings.names?.storeSchema ?? TEST_RESULTS_SCHEMA;
   const topic = settings.names?.topic ?? TEST_RESULTS_TOPIC;
   const logger = ports.logger.child({ component: 'test-results' });
-  const store = createSqlEventStore({ db: ports.db, schema, clock: ports.clock });
+  const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
+  const runs = runsProjection(readModel);
+  // The runs read model is written in the transaction of each append (inline): a 2xx means readable as well
+  // as durable. Analytics, webhooks and manual-testing stay asynchronous, on the topic the relay feeds.
+  const store = createSqlEventStore({
+    db: ports.db,
+    schema,
+    clock: ports.clock,
+    inline: inlineProjection(runs, { logger }),
+  });
   // Keyed by project: one run's lifecycle, results and artifacts (several streams) stay in commit order.
   const relay = createOutboxRelay({
     name: `${schema}.relay`,
@@ -117,14 +128,9 @@ export function createTestResultsModule(
     logger,
   });
   const ingest = createIngest({ store, clock: ports.clock, onAppended: () => relay.notify() });
-  const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
-  // A new version of the runs read model is rebuilt from this store at start (projector.init).
-  const projector = createProjector({
-    db: ports.db,
-    projection: runsProjection(readModel),
-    logger,
-    rebuildFrom: [store],
-  });
+  // The same projection from the topic, for what was stored without it; its init creates the tables, and
+  // rebuilds them from this store from position 0 when their version moved on.
+  const projector = createProjector({ db: ports.db, projection: runs, logger, rebuildFrom: [store] });
   let subscription: Subscription | null = null;
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));

@@ -438,7 +438,9 @@ function testCasesOf(batch: KeyedResult[]): SeenTestCase[] {
     if (at < entry.firstSeenAt) entry.firstSeenAt = at;
     if (at > entry.lastSeenAt) entry.lastSeenAt = at;
   }
-  return [...seen.values()];
+  // In key order: batches of two runs of a project, written inline by concurrent appends, then lock the
+  // test cases they share in the same order and never wait on each other in a cycle.
+  return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
 }
 
 /** Test cases seen in the batch: platforms and tags grow, first/last seen widen; never shrink. */
