@@ -8,6 +8,7 @@ import { benchEmbeddedMemory } from './embeddedMemory.bench';
 import { benchEventBus } from './eventBus.bench';
 import { benchEventStore } from './eventStore.bench';
 import { benchGateway } from './gateway.bench';
+import { benchEmbeddedIngest } from './embeddedIngest.bench';
 import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
 import { benchRelayLag } from './relayLag.bench';
@@ -31,10 +32,13 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   relay: () => benchRelayLag(server('DATABASE_URL'), server('KAFKA_BROKERS').split(',')),
   registry: () => benchSchemaRegistry(server('KAFKA_BROKERS').split(','), server('SCHEMA_REGISTRY_URL')),
   memory: () => benchEmbeddedMemory(),
-  ingest: () =>
-    onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
+  // The distributed figures, then the embedded mode's (npm start) next to them.
+  ingest: async () => [
+    ...(await onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
       benchIngest({ databaseUrl, kafkaBrokers: server('KAFKA_BROKERS'), redisUrl: server('REDIS_URL') }),
-    ),
+    )),
+    ...(await benchEmbeddedIngest()),
+  ],
   analytics: () => benchAnalytics(server('DATABASE_URL')),
   gateway: () =>
     onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
