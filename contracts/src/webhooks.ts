@@ -34,6 +34,15 @@ export type AnyWebhookEventName = z.infer<typeof AnyWebhookEventName>;
 /** The default instant of the event-name cutover (spec §6, §9): 11 December 2026. */
 export const DEFAULT_EVENT_NAME_CUTOVER = '2026-12-11T00:00:00Z';
 
+/**
+ * The event of a test delivery (`POST /{projectId}/webhooks/{webhookId}/test`): not subscribable, sent to
+ * one subscription on request, signed and delivered like the others.
+ */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+/** What a delivery in the log may carry: a subscribable event, or the test event. */
+export const DeliveryEventName = z.enum([...WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT]);
+export type DeliveryEventName = z.infer<typeof DeliveryEventName>;
+
 /** `conditions.outcome`: filters run.finished only (spec §6). */
 export const WebhookOutcome = z.enum(['any', 'failed', 'passed']);
 export type WebhookOutcome = z.infer<typeof WebhookOutcome>;
@@ -120,8 +129,8 @@ export const WebhookDeliveryAttempt = z.object({
   /** The X-Service-Delivery header: the same on every attempt of one delivery. */
   deliveryId: z.string(),
   webhookId: z.string(),
-  eventName: WebhookEventName,
-  /** 1 to 5. */
+  eventName: DeliveryEventName,
+  /** 1 to 5 (a test delivery has one attempt only). */
   attempt: z.number().int().min(1),
   status: DeliveryAttemptStatus,
   /** The receiver's HTTP status; null when none came (refused, timed out, unreachable, or pending). */
@@ -147,6 +156,24 @@ export const WebhookDeliveriesQuery = z.strictObject({
   status: DeliveryAttemptStatus.optional(),
 });
 export type WebhookDeliveriesQuery = z.infer<typeof WebhookDeliveriesQuery>;
+
+/** The answer to a test: the queued delivery, whose attempt the delivery log then shows. */
+export const QueuedTestDelivery = z.object({
+  deliveryId: z.string().describe('X-Service-Delivery of the test request, and its deliveryId in the log'),
+  webhookId: z.string(),
+  event: z.literal(WEBHOOK_TEST_EVENT),
+});
+export type QueuedTestDelivery = z.infer<typeof QueuedTestDelivery>;
+
+/** The body of a test delivery: `data` says it is a test and of which subscription. */
+export const WebhookTestPayload = z.object({
+  id: z.string(),
+  event: z.literal(WEBHOOK_TEST_EVENT),
+  createdAt: z.string(),
+  projectId: z.string(),
+  data: z.object({ test: z.literal(true), webhookId: z.string(), projectId: z.string() }),
+});
+export type WebhookTestPayload = z.infer<typeof WebhookTestPayload>;
 
 /** API.md "Webhook payload": `data.run`. */
 export const WebhookRun = z.object({
@@ -242,6 +269,21 @@ export const webhookRoutes = defineRoutes([
     roles: ADMIN_ROLES,
     params: WebhookPath,
     responses: { 200: { description: 'Deleted', schema: successEnvelope(DeletedWebhook) } },
+  },
+  {
+    method: 'post',
+    path: '/{projectId}/webhooks/{webhookId}/test',
+    summary: 'Send a test event to a webhook subscription (owner or admin); 202 with the queued delivery',
+    description:
+      'Queues one `webhook.test` delivery, signed and sent like the others (same headers, same signatures), ' +
+      'with body `{id, event: "webhook.test", createdAt, projectId, data: {test: true, webhookId, projectId}}`. ' +
+      'It is tried once (no retries), also on a paused or disabled subscription, and its outcome never ' +
+      'counts toward the failures that disable a subscription. The delivery log shows its attempt.',
+    tag: TAG,
+    security: 'bearer',
+    roles: ADMIN_ROLES,
+    params: WebhookPath,
+    responses: { 202: { description: 'Queued', schema: successEnvelope(QueuedTestDelivery) } },
   },
   {
     method: 'get',

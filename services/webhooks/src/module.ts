@@ -105,6 +105,7 @@ export function createWebhooksModule(ports: WebhooksPorts, settings: WebhooksSet
     cutover: settings.eventNameCutover,
     targets,
     secrets,
+    queued: () => dispatcher.notify(),
   });
   const dispatcher = createDispatcher({
     db: ports.db,

@@ -4,7 +4,7 @@
  * one and a delivery whose sender died comes back when its lease runs out. Recording an attempt is
  * guarded by the lease, so a sender that lost its lease records nothing.
  */
-import type { WebhookEventName } from '@verdict/contracts';
+import { WEBHOOK_TEST_EVENT, type DeliveryEventName } from '@verdict/contracts';
 import type { SqlDatabase, SqlExecutor } from '@verdict/platform';
 import type { SendOutcome } from './send';
 
@@ -13,7 +13,7 @@ export interface Claimed {
   id: string;
   subscription_id: string;
   project_id: string;
-  event_name: WebhookEventName;
+  event_name: DeliveryEventName;
   run_json: string;
   occurred_at: Date;
   attempts: number;
@@ -30,7 +30,10 @@ export interface Attempt {
   at: Date;
 }
 
-/** Takes up to `limit` due deliveries of active subscriptions under a new lease that ends at `until`. */
+/**
+ * Takes up to `limit` due deliveries under a new lease that ends at `until`: those of active subscriptions,
+ * and test deliveries of any subscription not deleted.
+ */
 export async function claimDue(
   db: SqlDatabase,
   schema: string,
@@ -40,7 +43,8 @@ export async function claimDue(
     `WITH due AS (
        SELECT d.id FROM ${schema}.deliveries d
        JOIN ${schema}.subscriptions s ON s.id = d.subscription_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND s.active AND s.deleted_at IS NULL
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND s.deleted_at IS NULL
+         AND (s.active OR d.event_name = $5)
        ORDER BY d.next_attempt_at, d.occurred_at, d.id
        LIMIT $2
        FOR UPDATE OF d SKIP LOCKED
@@ -50,7 +54,7 @@ export async function claimDue(
        RETURNING d.id, d.subscription_id, d.project_id, d.event_name, d.run_json, d.occurred_at, d.attempts, d.lease
      )
      SELECT c.*, s.url, s.sealed_secret FROM claimed c JOIN ${schema}.subscriptions s ON s.id = c.subscription_id`,
-    [options.now, options.limit, options.until, options.lease],
+    [options.now, options.limit, options.until, options.lease, WEBHOOK_TEST_EVENT],
   );
   return rows;
 }

@@ -2,16 +2,19 @@
  * The delivery queue as its readers and the subscriptions see it: the attempt history of a subscription
  * (spec §4.9's deliveries), and dropping what a subscription that stopped will not send.
  */
+import { randomBytes } from 'node:crypto';
 import {
+  WEBHOOK_TEST_EVENT,
   keptInstant,
   keptInstantOrNull,
   paginationOf,
   type DeliveryAttemptStatus,
   type Pagination,
+  type DeliveryEventName,
   type WebhookDeliveryAttempt,
-  type WebhookEventName,
+  type WebhookTestPayload,
 } from '@verdict/contracts';
-import type { SqlExecutor } from '@verdict/platform';
+import { NotFoundError, type SqlExecutor } from '@verdict/platform';
 
 interface AttemptRow {
   id: string;
@@ -32,7 +35,7 @@ function attemptOf(row: AttemptRow, webhookId: string): WebhookDeliveryAttempt {
     id: row.id,
     deliveryId: row.delivery_id,
     webhookId,
-    eventName: row.event_name as WebhookEventName,
+    eventName: row.event_name as DeliveryEventName,
     attempt: Number(row.attempt),
     status: row.status as DeliveryAttemptStatus,
     statusCode: row.status_code === null ? null : Number(row.status_code),
@@ -97,4 +100,30 @@ export async function dropPending(tx: SqlExecutor, schema: string, subscriptionI
      FROM dropped WHERE a.delivery_id = dropped.id AND a.next_attempt_at IS NOT NULL`,
     [subscriptionId],
   );
+}
+
+/**
+ * Queues one `webhook.test` delivery to a subscription of the project, due now, whatever its state (a
+ * paused or disabled one too: testing the receiver before re-enabling is the point). The row's `run_json`
+ * holds the payload's `data`. Throws NotFoundError for a subscription that is not there (or not the
+ * project's, or deleted), checked in the insert itself so a delete meanwhile cannot leave one behind.
+ */
+export async function enqueueTest(
+  db: SqlExecutor,
+  schema: string,
+  options: { projectId: string; webhookId: string; now: Date },
+): Promise<string> {
+  const { projectId, webhookId, now } = options;
+  const id = `dlv_${randomBytes(16).toString('hex')}`;
+  const data: WebhookTestPayload['data'] = { test: true, webhookId, projectId };
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO ${schema}.deliveries (id, subscription_id, project_id, source_event_id, event_name, run_json,
+       occurred_at, status, attempts, next_attempt_at, created_at)
+     SELECT $1, s.id, s.project_id, $1, $4, $5, $6, 'pending', 0, $6, $6
+     FROM ${schema}.subscriptions s WHERE s.id = $2 AND s.project_id = $3 AND s.deleted_at IS NULL
+     RETURNING id`,
+    [id, webhookId, projectId, WEBHOOK_TEST_EVENT, JSON.stringify(data), now],
+  );
+  if (rows.length === 0) throw new NotFoundError(`Webhook ${webhookId} not found`);
+  return id;
 }

@@ -2,8 +2,10 @@
  * What an attempt did, recorded: the attempt and the retry it schedules commit together, and a delivery's
  * final outcome goes to its subscription as a command in the same transaction (spec §3: five failed in a
  * row disable it). Most attempts are successes on a clean count: they are recorded in groups, and their
- * subscription records nothing.
+ * subscription records nothing. A test delivery (`webhook.test`) is tried once and its outcome is only
+ * listed: the subscription's failure count is about the events it subscribed to.
  */
+import { WEBHOOK_TEST_EVENT } from '@verdict/contracts';
 import type { Logger, SqlDatabase, SqlExecutor } from '@verdict/platform';
 import { lockSubscription, type SubscriptionStore } from '../subscriptions/subscriptionStore';
 import { markAttempt, markSucceeded, type Attempt, type Claimed } from './attempts';
@@ -17,6 +19,8 @@ export interface AttemptRecorderOptions {
   /** Waits before attempts 2, 3, …; attempts in all: one more than its length. */
   retryDelaysMs: readonly number[];
 }
+
+const isTest = (delivery: Claimed) => delivery.event_name === WEBHOOK_TEST_EVENT;
 
 export function createAttemptRecorder(options: AttemptRecorderOptions) {
   const { db, schema, logger } = options;
@@ -46,14 +50,16 @@ export function createAttemptRecorder(options: AttemptRecorderOptions) {
 
   async function recordOne(attempt: Attempt): Promise<void> {
     const number = Number(attempt.delivery.attempts) + 1;
-    const retry = !attempt.outcome.ok && number <= options.retryDelaysMs.length;
+    const test = isTest(attempt.delivery);
+    const retry = !test && !attempt.outcome.ok && number <= options.retryDelaysMs.length;
     const delay = options.retryDelaysMs[number - 1] ?? 0;
     const nextAttemptAt = retry ? new Date(attempt.at.getTime() + delay) : null;
     const { recorded } = await db.transaction(async (tx) => {
       // The subscription's row before the delivery's, as every writer of the subscription takes them.
-      if (!retry) await lockSubscription(tx, schema, attempt.delivery.subscription_id);
+      const tells = !retry && !test;
+      if (tells) await lockSubscription(tx, schema, attempt.delivery.subscription_id);
       const marked = await markAttempt(tx, schema, attempt, nextAttemptAt);
-      if (marked.recorded && !marked.dropped && !retry)
+      if (marked.recorded && !marked.dropped && tells)
         await tellSubscription(tx, attempt.delivery, attempt.outcome.ok, attempt.at);
       return marked;
     });
@@ -64,7 +70,8 @@ export function createAttemptRecorder(options: AttemptRecorderOptions) {
     const recorded = await db.transaction(async (tx) => {
       const failures = await markSucceeded(tx, schema, batch);
       for (const { delivery, at } of batch) {
-        if ((failures.get(delivery.id) ?? 0) > 0) await tellSubscription(tx, delivery, true, at);
+        if (!isTest(delivery) && (failures.get(delivery.id) ?? 0) > 0)
+          await tellSubscription(tx, delivery, true, at);
       }
       return failures;
     });

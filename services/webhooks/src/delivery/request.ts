@@ -2,7 +2,14 @@
  * The HTTP request of one attempt: the payload of spec §6, named as at the attempt's time, signed both
  * ways (Verdict's X-Service-Signature and Standard Webhooks).
  */
-import { signWebhook, standardWebhookSignature, type WebhookEventName } from '@verdict/contracts';
+import {
+  WEBHOOK_TEST_EVENT,
+  signWebhook,
+  standardWebhookSignature,
+  type AnyWebhookEventName,
+  type DeliveryEventName,
+  type WebhookEventName,
+} from '@verdict/contracts';
 import type { SecretBox } from '../security/secrets';
 import { checkTarget, type TargetPolicy } from '../security/targets';
 import { eventNamesOfDelivery } from '../subscriptions/eventNames';
@@ -14,7 +21,8 @@ const USER_AGENT = 'Verdict-Webhooks/0.1';
 export interface DeliveryToSend {
   id: string;
   project_id: string;
-  event_name: WebhookEventName;
+  event_name: DeliveryEventName;
+  /** The run of a run event; the whole `data` of a test event. */
   run_json: string;
   occurred_at: Date;
   url: string;
@@ -25,13 +33,18 @@ export interface DeliveryToSend {
 export function requestOf(delivery: DeliveryToSend, secret: string, now: Date, cutover: Date) {
   // Named as at the attempt's time: from the cutover on nothing carries the older names (spec §6), a
   // retry of an earlier event included, though its body then differs from the first attempt's.
-  const names = eventNamesOfDelivery(delivery.event_name, now, cutover);
+  const test = delivery.event_name === WEBHOOK_TEST_EVENT;
+  const names: { event: AnyWebhookEventName | typeof WEBHOOK_TEST_EVENT; eventName?: WebhookEventName } =
+    delivery.event_name === WEBHOOK_TEST_EVENT
+      ? { event: WEBHOOK_TEST_EVENT }
+      : eventNamesOfDelivery(delivery.event_name, now, cutover);
+  const stored = JSON.parse(delivery.run_json) as unknown;
   const body = JSON.stringify({
     id: delivery.id,
     ...names,
     createdAt: new Date(delivery.occurred_at).toISOString(),
     projectId: delivery.project_id,
-    data: { run: JSON.parse(delivery.run_json) as unknown },
+    data: test ? stored : { run: stored },
   });
   const timestamp = Math.floor(now.getTime() / 1_000);
   const headers: Record<string, string> = {

@@ -22,6 +22,9 @@ export function webhookHttpRoutes(subscriptions: Subscriptions): BoundRoute[] {
       subscriptions.update(projectId, params.webhookId, body),
     'delete /{projectId}/webhooks/{webhookId}': ({ params }, { projectId }) =>
       subscriptions.remove(projectId, params.webhookId),
+    // 202: queued; the delivery log shows the attempt once it is made.
+    'post /{projectId}/webhooks/{webhookId}/test': async ({ params }, { projectId }) =>
+      reply.accepted(await subscriptions.sendTest(projectId, params.webhookId)),
     'get /{projectId}/webhooks/{webhookId}/deliveries': async ({ params, query }, { projectId }) => {
       const { items, pagination } = await subscriptions.deliveries(projectId, params.webhookId, query);
       return reply.page(items, pagination);

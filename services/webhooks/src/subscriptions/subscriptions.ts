@@ -7,6 +7,7 @@
 import type {
   CreateWebhookRequest,
   CreatedWebhook,
+  QueuedTestDelivery,
   DeliveryAttemptStatus,
   Pagination,
   UpdateWebhookRequest,
@@ -14,7 +15,7 @@ import type {
   WebhookDeliveryAttempt,
 } from '@verdict/contracts';
 import { ValidationError, newId, type Clock, type SqlDatabase } from '@verdict/platform';
-import { deliveryHistory } from '../delivery/queue';
+import { deliveryHistory, enqueueTest } from '../delivery/queue';
 import { checkTarget, checkUrlShape, type TargetPolicy } from '../security/targets';
 import { newSigningSecret, type SecretBox } from '../security/secrets';
 import type { SubscriptionCommand } from './decide';
@@ -31,6 +32,8 @@ export interface SubscriptionsDeps {
   cutover: Date;
   targets: TargetPolicy;
   secrets: SecretBox;
+  /** Wakes the sender once a delivery is queued (the dispatcher's notify). */
+  queued: () => void;
 }
 
 /**
@@ -111,6 +114,12 @@ export function createSubscriptions(deps: SubscriptionsDeps) {
       const now = clock.now();
       await deps.store.handle(webhookId, { type: 'delete', projectId, now }, { projectId });
       return { id: webhookId, deleted: true };
+    },
+
+    async sendTest(projectId: string, webhookId: string): Promise<QueuedTestDelivery> {
+      const deliveryId = await enqueueTest(db, schema, { projectId, webhookId, now: clock.now() });
+      deps.queued();
+      return { deliveryId, webhookId, event: 'webhook.test' };
     },
 
     async deliveries(
