@@ -1,6 +1,10 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { expect, projectPath, test } from './support/test';
 import { clientFor } from './support/verdict';
 
@@ -40,13 +44,43 @@ function signedWith(secret: string, delivery: Received): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * The page as it is now, in the light and the dark theme: a full-page screenshot of each (attached, and
+ * copied to VERDICT_SCREENSHOTS_DIR when set), and no serious or critical axe violation in either.
+ */
+async function screenshotWithoutViolations(page: Page, testInfo: TestInfo, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    const file = testInfo.outputPath(`${name}-${scheme}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${scheme}`, { path: file, contentType: 'image/png' });
+    const keep = process.env.VERDICT_SCREENSHOTS_DIR;
+    if (keep) {
+      mkdirSync(keep, { recursive: true });
+      copyFileSync(file, path.join(keep, `${name}-${scheme}.png`));
+    }
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({
+        id: violation.id,
+        nodes: violation.nodes.map((node) => node.target.join(' ')),
+      }));
+    expect(serious, `${name} page, ${scheme} theme`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 test.describe('project settings: webhooks', () => {
   test('when an owner creates a webhook in the page, then its secret shows once, a signed delivery reaches the receiver and shows in the delivery log, and it is edited, paused and deleted', async ({
     page,
     context,
     verdict,
     signIn,
-  }) => {
+  }, testInfo) => {
     const owner = await signIn('owner');
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const hooks = await receiver();
@@ -96,6 +130,29 @@ test.describe('project settings: webhooks', () => {
       await expect(log.getByRole('row').filter({ hasText: 'run.started' }).first()).toContainText('200');
       await expect(log.getByRole('row').filter({ hasText: 'run.started' }).first()).toContainText(/\d+ ms/);
 
+      // Send test event: a signed webhook.test reaches the receiver, the row says so, the log lists it.
+      const before = hooks.received.length;
+      await row.getByRole('button', { name: `Send test event: ${hooks.url}` }).click();
+      await expect
+        .poll(() => hooks.received.some((d) => d.headers['x-service-event'] === 'webhook.test'))
+        .toBe(true);
+      const tested = hooks.received
+        .slice(before)
+        .find((d) => d.headers['x-service-event'] === 'webhook.test')!;
+      expect(signedWith(secret, tested)).toBe(true);
+      expect(JSON.parse(tested.body)).toMatchObject({
+        id: tested.headers['x-service-delivery'],
+        event: 'webhook.test',
+        projectId: verdict.projectId,
+        data: { test: true, projectId: verdict.projectId },
+      });
+      await expect(row.getByRole('status')).toContainText(/Test event delivered: 200 in \d+ ms/);
+      const testRow = log.getByRole('row').filter({ hasText: 'webhook.test' });
+      await expect(testRow).toHaveCount(1);
+      await expect(testRow).toContainText('succeeded');
+      await expect(testRow).toContainText('200');
+      await screenshotWithoutViolations(page, testInfo, 'settings');
+
       await row.getByRole('button', { name: 'Edit' }).click();
       await dialog.getByLabel('Description').fill('CI notifier (failures)');
       await dialog.getByRole('combobox', { name: 'Outcome (run.finished only)' }).click();
@@ -127,6 +184,7 @@ test.describe('project settings: webhooks', () => {
     await page.goto(projectPath(verdict, '/settings'));
     await expect(page.getByRole('heading', { name: 'Webhooks' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'New webhook' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Send test event/ })).toHaveCount(0);
     const session = (await (await page.request.get('/api/public/v1/session')).json()) as {
       data: { csrfToken: string };
     };
@@ -135,5 +193,9 @@ test.describe('project settings: webhooks', () => {
       data: { url: 'https://example.com/hook', events: ['run.finished'] },
     });
     expect(write.status()).toBe(403);
+    const test = await page.request.post(`/api/public/v1/${verdict.projectId}/webhooks/wh_any/test`, {
+      headers: { 'X-CSRF-Token': session.data.csrfToken },
+    });
+    expect(test.status()).toBe(403);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Project settings: the webhook subscriptions (spec §4.9, §6). Every member reads them and their delivery
  * log (status, response code, time); owners and admins create them (the signing secret is shown once, to
- * copy), edit, pause or re-enable and delete them.
+ * copy), edit, pause or re-enable, send a test event to and delete them.
  */
 import {
   Alert,
@@ -24,7 +24,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
 import { useState, type FormEvent } from 'react';
 import { describeError, verdict } from '../api/client';
-import { webhookDeliveriesQuery, webhooksQuery, type Webhook } from '../api/queries';
+import { webhookDeliveriesQuery, webhooksQuery, type Webhook, type WebhookDelivery } from '../api/queries';
 import { useCanManageWebhooks } from '../api/role';
 import { StatusBadge } from '../components/badges';
 import { CopyText } from '../components/CopyButton';
@@ -104,6 +104,7 @@ export function SettingsPage() {
                     onEdit={() => setEditing(webhook)}
                     showing={shown === webhook.id}
                     onShow={() => setShown(shown === webhook.id ? null : webhook.id)}
+                    onTested={() => setShown(webhook.id)}
                   />
                 ))}
               </Table.Tbody>
@@ -151,6 +152,7 @@ function WebhookRow({
   onEdit,
   showing,
   onShow,
+  onTested,
 }: {
   projectId: string;
   webhook: Webhook;
@@ -158,6 +160,8 @@ function WebhookRow({
   onEdit: () => void;
   showing: boolean;
   onShow: () => void;
+  /** A test event was queued: its log is to be shown. */
+  onTested: () => void;
 }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', projectId] });
@@ -180,8 +184,9 @@ function WebhookRow({
       ),
     onSuccess: refresh,
   });
+  const test = useSendTest(projectId, webhook.id, onTested);
   const [confirming, setConfirming] = useState(false);
-  const error = toggle.error ?? remove.error;
+  const error = toggle.error ?? remove.error ?? test.error;
   return (
     <Table.Tr>
       <Table.Td maw={360}>
@@ -198,6 +203,7 @@ function WebhookRow({
             {describeError(error).message}
           </Text>
         ) : null}
+        <TestOutcome sent={test.sent} attempt={test.attempt} />
       </Table.Td>
       <Table.Td>
         <Group gap={4}>
@@ -229,6 +235,15 @@ function WebhookRow({
               <Button size="compact-xs" variant="default" onClick={onEdit}>
                 Edit
               </Button>
+              <Button
+                size="compact-xs"
+                variant="default"
+                loading={test.isPending}
+                onClick={test.send}
+                aria-label={`Send test event: ${webhook.url}`}
+              >
+                Send test event
+              </Button>
               {confirming ? (
                 <Button
                   size="compact-xs"
@@ -248,6 +263,66 @@ function WebhookRow({
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/**
+ * Sends a `webhook.test` event, then follows its attempt in the delivery log (asked again every second
+ * until the attempt is made), so the row can say how the receiver answered.
+ */
+function useSendTest(projectId: string, webhookId: string, onQueued: () => void) {
+  const queryClient = useQueryClient();
+  const [sent, setSent] = useState<string | null>(null);
+  const send = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await verdict.api.POST('/{projectId}/webhooks/{webhookId}/test', {
+          params: { path: { projectId, webhookId } },
+        }),
+      ),
+    onSuccess: async (queued) => {
+      setSent(queued.data.deliveryId);
+      onQueued();
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, webhookId] });
+    },
+  });
+  const log = useQuery({
+    ...webhookDeliveriesQuery(projectId, webhookId),
+    enabled: sent !== null,
+    // Until the attempt is made: it is not listed yet, then listed as pending.
+    refetchInterval: (query) =>
+      (attemptOf(query.state.data, sent)?.status ?? 'pending') === 'pending' ? 1_000 : false,
+  });
+  return {
+    sent,
+    attempt: attemptOf(log.data, sent),
+    isPending: send.isPending,
+    error: send.error,
+    send: () => {
+      setSent(null);
+      send.mutate();
+    },
+  };
+}
+
+/** The latest attempt of one delivery in a log (newest first). */
+function attemptOf(log: WebhookDelivery[] | undefined, deliveryId: string | null) {
+  return deliveryId === null ? undefined : log?.find((attempt) => attempt.deliveryId === deliveryId);
+}
+
+/** What became of the last test event, announced politely to screen readers. */
+function TestOutcome({ sent, attempt }: { sent: string | null; attempt: WebhookDelivery | undefined }) {
+  if (sent === null) return null;
+  const made = attempt !== undefined && attempt.status !== 'pending';
+  const text = !made
+    ? 'Test event queued…'
+    : attempt.status === 'succeeded'
+      ? `Test event delivered: ${attempt.statusCode ?? ''} in ${attempt.responseTimeMs ?? 0} ms`
+      : `Test event failed: ${attempt.statusCode ?? attempt.error ?? 'no answer'}`;
+  return (
+    <Text size="xs" role="status" c={made && attempt.status === 'failed' ? 'red' : undefined}>
+      {text}
+    </Text>
   );
 }
 
