@@ -45,9 +45,14 @@ export interface SqlEventStoreOptions {
   /**
    * An inline projection (emmett's, Marten's): called with the events of every append, in the append's
    * transaction, so the read model it writes commits with them or not at all. Keep it to a few statements:
-   * it holds the append's transaction open.
+   * it holds the append's transaction open. `storedBetween` reads the stream's earlier events in the same
+   * transaction (positions `from` to `to`, both included), for a read model that finds it missed some.
    */
-  inline?: (tx: SqlExecutor, events: readonly StoredEvent[]) => Promise<void>;
+  inline?: (
+    tx: SqlExecutor,
+    events: readonly StoredEvent[],
+    storedBetween: (streamId: string, from: number, to: number) => Promise<StoredEvent[]>,
+  ) => Promise<void>;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -323,7 +328,14 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
               );
             }
             const appended = await insert(tx, streamId, events, expected, metadata, occurredAt);
-            await inline?.(tx, appended);
+            await inline?.(tx, appended, async (id, from, to) => {
+              const { rows } = await tx.query<EventRow>(
+                `SELECT ${EVENT_COLUMNS} FROM ${schema}.events
+                 WHERE stream_id = $1 AND stream_position BETWEEN $2 AND $3 ORDER BY stream_position`,
+                [id, from, to],
+              );
+              return rows.map(eventOfRow);
+            });
             return appended;
           })
         : await insert(db, streamId, events, expected, metadata, occurredAt);

@@ -4,7 +4,7 @@ import type { EventBus, IncomingMessage, Subscription } from '../eventBus/types'
 import type { EventStore, StoredEvent } from '../eventStore/types';
 import type { Logger } from '../logging';
 import type { SqlDatabase } from '../sql/types';
-import { applyNew, IDENTIFIER, place, type Projection } from './readModelTables';
+import { applyNew, gapLockKey, IDENTIFIER, place, type Projection } from './readModelTables';
 import { initProjection, rebuildProjection } from './rebuild';
 
 export type { Projection } from './readModelTables';
@@ -90,9 +90,13 @@ export function createProjector(options: ProjectorOptions): Projector {
     return db.transaction(async (tx) => {
       let applied = 0;
       for (const { projection, live, lockKey } of placed) {
-        // Shared: live batches run side by side; a rebuild's swap takes it exclusively and waits for them.
-        await tx.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [lockKey]);
-        applied += await applyNew(tx, projection, live, events, logger, applyOptions.replays);
+        // Shared: live batches run side by side; a rebuild's swap, or an inline append filling a gap,
+        // takes one exclusively and waits for them.
+        await tx.query(
+          'SELECT pg_advisory_xact_lock_shared(hashtext($1)), pg_advisory_xact_lock_shared(hashtext($2))',
+          [lockKey, gapLockKey(live)],
+        );
+        applied += await applyNew(tx, projection, live, events, logger, applyOptions);
       }
       return applied;
     });

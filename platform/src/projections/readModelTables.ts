@@ -63,24 +63,50 @@ export async function createTables(tx: SqlExecutor, projection: Projection, sche
   await projection.setup(tx, schema);
 }
 
+/** Reads the stored events of a stream from one position to another, both included, in order. */
+export type StoredEventsBetween = (
+  streamId: string,
+  fromPosition: number,
+  toPosition: number,
+) => Promise<StoredEvent[]>;
+
+export interface ApplyOptions {
+  /** Dead letters sent again (the projector's `replays`): applied even though their streams moved on. */
+  replays?: ReadonlySet<string>;
+  /**
+   * Inline only: the store's events a stream's position says the read model has not seen (appended before
+   * it was inline, by an earlier version). They are applied first, holding the read model's gap lock
+   * exclusively (projector batches hold it shared, see `gapLockKey`), so an upgrade leaves no hole and no
+   * event is applied twice; in a projector they would come from another service's store, so it only warns.
+   */
+  missed?: StoredEventsBetween;
+}
+
 /** Applies the events that are new to `schema`, and saves each stream's new position; one transaction. */
 export async function applyNew(
   tx: SqlExecutor,
   projection: Projection,
   schema: string,
-  events: StoredEvent[],
+  given: StoredEvent[],
   logger: Logger,
-  replays: ReadonlySet<string> = new Set(),
+  options: ApplyOptions = {},
 ): Promise<number> {
-  if (events.length === 0) return 0;
-  const replayed = await newReplays(tx, schema, events, replays);
-  const streamIds = [...new Set(events.map((e) => e.streamId))];
-  const { rows } = await tx.query<{ stream_id: string; stream_position: number }>(
-    `SELECT stream_id, stream_position FROM ${schema}.projection_checkpoints WHERE stream_id = ANY($1::text[])`,
-    [streamIds],
-  );
-  const positions = new Map(rows.map((r) => [r.stream_id, Number(r.stream_position)]));
-  const stored = new Map(positions);
+  if (given.length === 0) return 0;
+  const replayed = await newReplays(tx, schema, given, options.replays ?? new Set());
+  const streamIds = [...new Set(given.map((e) => e.streamId))];
+  let stored = await positionsOf(tx, schema, streamIds);
+  let events = given;
+  if (options.missed) {
+    const behind = streamsBehind(given, stored);
+    if (behind.length > 0) {
+      // Once the lock is held, a projector's batch that was applying the same events has committed: read
+      // the positions again.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [gapLockKey(schema)]);
+      stored = await positionsOf(tx, schema, streamIds);
+      events = [...(await missedEvents(stored, given, options.missed)), ...given];
+    }
+  }
+  const positions = new Map(stored);
   const fresh: StoredEvent[] = [];
   for (const event of events) {
     const at = positions.get(event.streamId) ?? 0;
@@ -126,6 +152,42 @@ export async function applyNew(
     [changed.map(([id]) => id), changed.map(([, position]) => position)],
   );
   return handled.length;
+}
+
+async function positionsOf(tx: SqlExecutor, schema: string, streamIds: string[]) {
+  const { rows } = await tx.query<{ stream_id: string; stream_position: number }>(
+    `SELECT stream_id, stream_position FROM ${schema}.projection_checkpoints WHERE stream_id = ANY($1::text[])`,
+    [streamIds],
+  );
+  return new Map(rows.map((r) => [r.stream_id, Number(r.stream_position)]));
+}
+
+/**
+ * Taken shared by every projector batch and exclusively by an inline append that fills a gap: the two are
+ * the only writers that could apply the same stored event to the same tables at the same time.
+ */
+export const gapLockKey = (schema: string): string => `projection-gap:${schema}`;
+
+/** The streams whose first given event is not the one after their saved position. */
+function streamsBehind(events: StoredEvent[], positions: ReadonlyMap<string, number>): string[] {
+  const first = new Map<string, number>();
+  for (const event of events) {
+    if (!first.has(event.streamId)) first.set(event.streamId, event.streamPosition);
+  }
+  return [...first].filter(([id, position]) => position > (positions.get(id) ?? 0) + 1).map(([id]) => id);
+}
+
+async function missedEvents(
+  positions: ReadonlyMap<string, number>,
+  events: StoredEvent[],
+  missed: StoredEventsBetween,
+): Promise<StoredEvent[]> {
+  const found: StoredEvent[] = [];
+  for (const streamId of streamsBehind(events, positions)) {
+    const first = events.find((event) => event.streamId === streamId)?.streamPosition ?? 0;
+    found.push(...(await missed(streamId, (positions.get(streamId) ?? 0) + 1, first - 1)));
+  }
+  return found;
 }
 
 /** Of the events that are replays, those this projection has not applied as a replay before. */
