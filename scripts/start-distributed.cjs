@@ -202,13 +202,16 @@ function probeHost() {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-async function answersReady(port) {
+/** Whether /readyz answers 200; what it answered last is kept on `running.lastReadiness` for the log. */
+async function answersReady(running) {
   try {
-    const response = await fetch(`http://${probeHost()}:${port}/readyz`, {
+    const response = await fetch(`http://${probeHost()}:${running.port}/readyz`, {
       signal: AbortSignal.timeout(2_000),
     });
+    running.lastReadiness = `${response.status} ${(await response.text()).slice(0, 300)}`;
     return response.status === 200;
-  } catch {
+  } catch (error) {
+    running.lastReadiness = `no answer (${error.cause?.code ?? error.name})`;
     return false;
   }
 }
@@ -218,7 +221,7 @@ async function waitUntilReady(running, state) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (running.exit !== null || state.stopping) return false;
-    if (running.port !== null && (await answersReady(running.port))) return true;
+    if (running.port !== null && (await answersReady(running))) return true;
     await sleep(200);
   }
   return false;
@@ -329,7 +332,11 @@ async function main() {
     });
     if (!(await waitUntilReady(running, state))) {
       if (running.exit === null && !state.stopping) {
-        void shutdown(1, `${service.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+        const last =
+          running.port === null
+            ? 'it never said which port it listens on (still starting: see its warnings above)'
+            : `its /readyz answered: ${running.lastReadiness ?? 'nothing yet'}`;
+        void shutdown(1, `${service.name} was not ready within ${READY_TIMEOUT_MS / 1000} s; ${last}`);
       }
       return state.done;
     }

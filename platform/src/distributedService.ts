@@ -14,7 +14,7 @@ import { createSchemaRegistryCodec, type SchemaRegistryCodec } from './eventBus/
 import type { EventBus } from './eventBus/types';
 import { createPostgresDatabase } from './eventStore/postgres';
 import { serviceRegistry, type HttpApp } from './http/app';
-import { createLogger, type Logger } from './logging';
+import { createLogger, warnWhileSlow, type Logger } from './logging';
 import { closeServer, listen, onShutdown } from './process';
 import type { SqlDatabase } from './sql/types';
 
@@ -97,8 +97,8 @@ export function openRegisteredBus(
  */
 export async function serveModule(proc: ServiceProcess, http: HttpApp, module: ServedModule): Promise<void> {
   const { service, config, logger, db, bus, codec } = proc;
-  await codec.register();
-  await module.start();
+  await warnWhileSlow(logger, 'registering event contracts', () => codec.register());
+  await warnWhileSlow(logger, `starting ${service}`, () => module.start());
   http.app.use(module.router);
   http.finish(http.app);
   const server = await listen(http.app, { host: config.host, port: config.port });

@@ -51,3 +51,27 @@ export function createLogger(options: {
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
+
+/**
+ * Runs `work` and, while it is not done, warns every `everyMs` that it is still waiting (at warn level, so
+ * a start that hangs on a lock, a broker or a registry says where, even with LOG_LEVEL=warn).
+ *
+ * @example await warnWhileSlow(logger, 'registering event contracts', () => codec.register());
+ */
+export async function warnWhileSlow<T>(
+  logger: Logger,
+  step: string,
+  work: () => Promise<T>,
+  everyMs = 15_000,
+): Promise<T> {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    logger.warn({ step, waitedMs: Date.now() - started }, `still ${step}`);
+  }, everyMs);
+  timer.unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,4 +1,4 @@
-import { createLogger } from './logging';
+import { createLogger, warnWhileSlow } from './logging';
 
 function capture() {
   const lines: string[] = [];
@@ -33,5 +33,29 @@ describe('the process logger', () => {
     logger.info({ token: 'svc_pat_x', headers: { authorization: 'Bearer y' } }, 'oops');
     expect(lines[0]).not.toContain('svc_pat_x');
     expect(lines[0]).not.toContain('Bearer y');
+  });
+
+  it('when a step takes longer than its interval, then it warns that it is still waiting, naming the step, until it is done', async () => {
+    jest.useFakeTimers();
+    try {
+      const { logger, lines } = capture();
+      let finish!: (value: string) => void;
+      const step = warnWhileSlow(
+        logger,
+        'taking the lock',
+        () => new Promise<string>((r) => (finish = r)),
+        1000,
+      );
+      jest.advanceTimersByTime(2500);
+      finish('done');
+      expect(await step).toBe('done');
+      jest.advanceTimersByTime(5000);
+      expect(lines.map((line) => JSON.parse(line) as { level: number; msg: string; step: string })).toEqual([
+        expect.objectContaining({ level: 40, msg: 'still taking the lock', step: 'taking the lock' }),
+        expect.objectContaining({ level: 40, msg: 'still taking the lock', step: 'taking the lock' }),
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { EventStore, GlobalCursor } from '../eventStore/types';
 import { START } from '../eventStore/types';
-import type { Logger } from '../logging';
+import { warnWhileSlow, type Logger } from '../logging';
 import type { SqlDatabase, SqlExecutor } from '../sql/types';
 import { applyNew, createTables, prepareSchema, versionOf, type Placed } from './readModelTables';
 
@@ -56,12 +56,14 @@ export async function rebuildProjection(
   await db.exec(`DROP SCHEMA IF EXISTS ${fresh} CASCADE`);
   await db.transaction((tx) => createTables(tx, projection, fresh));
   const started = performance.now();
-  const first = await replay(
-    context,
-    target,
-    sources,
-    sources.map(() => START),
-    batchSize,
+  const first = await warnWhileSlow(logger, `rebuilding read model ${projection.name}`, () =>
+    replay(
+      context,
+      target,
+      sources,
+      sources.map(() => START),
+      batchSize,
+    ),
   );
   const total = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]);
@@ -94,7 +96,10 @@ export async function initProjection(
   const { projection, live, lockKey } = target;
   const version = versionOf(projection);
   const ready = await context.db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]);
+    // Exclusive: waits for the batches and inline appends in flight, and for another replica's rebuild.
+    await warnWhileSlow(context.logger, `waiting for the lock of read model ${projection.name}`, () =>
+      tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]),
+    );
     const stored = await prepareSchema(tx, live, version);
     // The old tables may lack what the new setup refers to (an index on a new column): not touched.
     if (stored < version) return false;
