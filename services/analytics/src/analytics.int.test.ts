@@ -7,6 +7,8 @@ import { FREE_PLAN, SummaryQuery } from '@verdict/contracts';
 import {
   createHttpApp,
   createInProcessBus,
+  createProjector,
+  createSqlEventStore,
   INTERNAL_IDENTITY_HEADER,
   listen,
   ManualClock,
@@ -17,9 +19,9 @@ import {
   type StoredEvent,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { organizationEvents, result, runEvents, type FixtureRun } from './fixtures';
+import { appendAll, organizationEvents, result, runEvents, type FixtureRun } from './fixtures';
 import { createAnalyticsModule, type AnalyticsModule } from './module';
-import { analyticsProjection } from './projections/analyticsReadModel';
+import { analyticsProjection, ANALYTICS_READ_MODEL_VERSION } from './projections/analyticsReadModel';
 import { analyticsSummary } from './queries/summary';
 import { testDatabases } from '@verdict/platform/testing/databases';
 
@@ -1123,27 +1125,39 @@ describe.each(testDatabases())('analytics on $name', (database) => {
       expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
     });
 
-    it('when a read model from before the weekly totals is set up again, then its weeks are summed from its days', async () => {
-      const { schema, projection } = await emptyReadModel();
-      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
+    it('when a read model of version 1 (no weekly totals, only the failures of a commit conflict) is found at start, then it is rebuilt from position 0 and answers as a fresh one', async () => {
+      const storeSchema = uniqueName('trs');
+      const testResults = createSqlEventStore({ db, schema: storeSchema, clock });
+      await testResults.init();
+      await appendAll(testResults, inOrder);
+      // What a deployment of the earlier code holds: version 1 recorded, its tables of then.
+      const schema = uniqueName('an');
+      const earlier = createProjector({
+        db,
+        projection: { ...analyticsProjection(schema), version: 1 },
+        logger: silentLogger(),
+      });
+      await earlier.init();
+      await earlier.applyEvents(inOrder);
       await db.exec(`DROP TABLE ${schema}.case_week_totals`);
-      await db.transaction((tx) => projection.setup(tx, schema));
-      const weeks = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${schema}.case_week_totals`,
-      );
-      expect(weeks.rows[0]?.n).toBeGreaterThan(0);
-      expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
-    });
-
-    it('when a read model that kept only the failures of a commit conflict is set up again, then the passes they contradict are added', async () => {
-      const { schema, projection } = await emptyReadModel();
-      await db.transaction((tx) => projection.apply(tx, inOrder, schema));
-      const passes = `SELECT count(*)::int AS n FROM ${schema}.commit_conflicts WHERE NOT failed`;
-      expect((await db.query<{ n: number }>(passes)).rows[0]?.n).toBeGreaterThan(0);
       await db.exec(`DELETE FROM ${schema}.commit_conflicts WHERE NOT failed`);
       await db.exec(`ALTER TABLE ${schema}.commit_conflicts DROP COLUMN failed`);
-      await db.transaction((tx) => projection.setup(tx, schema));
+
+      const upgraded = createAnalyticsModule(
+        { db, bus: createInProcessBus(), clock, logger: silentLogger() },
+        {
+          internalSecret: secret,
+          names: { ...names, readModelSchema: schema, testResultsStoreSchema: storeSchema },
+        },
+      );
+      await upgraded.start();
+      await upgraded.stop();
+      const version = await db.query<{ version: number }>(`SELECT version FROM ${schema}.projection_version`);
+      expect(version.rows[0]?.version).toBe(ANALYTICS_READ_MODEL_VERSION);
       expect(await snapshot(schema)).toEqual(await snapshot(names.readModelSchema));
+      const summary = (read: string) =>
+        analyticsSummary({ db, schema: read }, P, SummaryQuery.parse({ dateRange: '7d' }), clock.now());
+      expect(await summary(schema)).toEqual(await summary(names.readModelSchema));
     });
   });
 });

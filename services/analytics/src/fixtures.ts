@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ResultItem } from '@verdict/contracts';
-import type { StoredEvent } from '@verdict/platform';
+import type { EventStore, StoredEvent } from '@verdict/platform';
 
 let globalPosition = 0;
 
@@ -149,4 +149,18 @@ export function organizationEvents(options: {
       ),
     ),
   ];
+}
+
+/** Appends fixture events to an event store at their own stream positions, as their services recorded them. */
+export async function appendAll(store: EventStore, events: StoredEvent[]): Promise<void> {
+  for (const event of events) {
+    await store.append(
+      event.streamId,
+      [{ type: event.type, version: event.version, data: event.data, eventId: event.eventId }],
+      {
+        expectedVersion: event.streamPosition - 1 === 0 ? 'no_stream' : event.streamPosition - 1,
+        projectId: event.projectId,
+      },
+    );
+  }
 }

@@ -9,10 +9,9 @@ import {
   type EventBus,
   type EventStore,
   type SqlDatabase,
-  type StoredEvent,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { organizationEvents, result, runEvents } from './fixtures';
+import { appendAll, organizationEvents, result, runEvents } from './fixtures';
 import { createAnalyticsModule } from './module';
 import { usageOf } from './queries/usage';
 import { testDatabases } from '@verdict/platform/testing/databases';
@@ -51,19 +50,6 @@ async function until(check: () => Promise<boolean>): Promise<void> {
     await sleep(10);
   }
   throw new Error('the condition never held');
-}
-
-async function appendAll(store: EventStore, events: StoredEvent[]): Promise<void> {
-  for (const event of events) {
-    await store.append(
-      event.streamId,
-      [{ type: event.type, version: event.version, data: event.data, eventId: event.eventId }],
-      {
-        expectedVersion: event.streamPosition - 1 === 0 ? 'no_stream' : event.streamPosition - 1,
-        projectId: event.projectId,
-      },
-    );
-  }
 }
 
 describe.each(testDatabases())('analytics operations on $name', (database) => {

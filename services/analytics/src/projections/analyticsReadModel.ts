@@ -30,6 +30,9 @@ import { dayDeltas, type DayDelta } from './dayDeltas';
 /** The default name of the projection, hence of the schema that holds its tables. */
 export const ANALYTICS_READ_MODEL = 'analytics';
 
+/** The version of the read model's tables: raising it rebuilds them from position 0 at start. */
+export const ANALYTICS_READ_MODEL_VERSION = 2;
+
 /** Platform of a result sent without `project`, environment or branch of a run without one. */
 export const NONE = '';
 
@@ -867,40 +870,11 @@ export function errorLineOf(message: string | undefined): string | null {
 export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projection {
   return {
     name,
+    // 2: the weekly totals, and both sides of a commit conflict (its `failed` column). A read model of an
+    // earlier version is rebuilt from position 0 at start rather than altered in place.
+    version: ANALYTICS_READ_MODEL_VERSION,
     async setup(tx, schema) {
-      const { rows } = await tx.query<{ missing: boolean; conflicts_one_sided: boolean }>(
-        `SELECT to_regclass($1) IS NULL AS missing,
-           to_regclass($2) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM information_schema.columns
-             WHERE table_schema = $3 AND table_name = 'commit_conflicts' AND column_name = 'failed')
-           AS conflicts_one_sided`,
-        [`${schema}.case_week_totals`, `${schema}.commit_conflicts`, schema],
-      );
       for (const statement of tableDefinitions(schema)) await tx.query(statement);
-      // A read model from before the passes of a conflict were kept: its rows are the failures; the passes
-      // they contradict are added once.
-      if (rows[0]?.conflicts_one_sided) {
-        await tx.query(
-          `ALTER TABLE ${schema}.commit_conflicts ADD COLUMN failed boolean NOT NULL DEFAULT true`,
-        );
-        await tx.query(
-          `INSERT INTO ${schema}.commit_conflicts (run_id, case_id, platform, project_id, commit_sha, environment,
-             branch, day, failed)
-           SELECT p.run_id, p.case_id, p.platform, p.project_id, p.commit_sha, p.environment, p.branch, p.day, false
-           FROM ${schema}.case_runs p
-           WHERE p.outcome IN ('passed', 'flaky') AND EXISTS (
-             SELECT 1 FROM ${schema}.commit_conflicts f WHERE f.project_id = p.project_id
-               AND f.case_id = p.case_id AND f.commit_sha = p.commit_sha AND f.run_id <> p.run_id)
-           ON CONFLICT DO NOTHING`,
-        );
-      }
-      // A read model from before the weekly totals: summed once from its day totals.
-      if (rows[0]?.missing) {
-        await tx.query(
-          `INSERT INTO ${schema}.case_week_totals ${weekTotalsOf(
-            `SELECT *, date_trunc('week', day)::date AS week FROM ${schema}.case_day_totals`,
-          )}`,
-        );
-      }
     },
     async apply(tx, events, schema) {
       // Executions whose derived rows are recounted from the base rows (moved to another day or group),
