@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResultItem } from '@verdict/contracts';
 import type { EventStore, StoredEvent } from '@verdict/platform';
+import type { SpecEvent } from '@verdict/platform/testing/projections';
 
 let globalPosition = 0;
 
@@ -163,4 +164,22 @@ export async function appendAll(store: EventStore, events: StoredEvent[]): Promi
       },
     );
   }
+}
+
+/** A run's events as a projection spec states them: created, its results, then finished. */
+export function runSpec(run: FixtureRun): SpecEvent[] {
+  const { lifecycle, results } = runEvents(run);
+  return [lifecycle[0], ...results, ...lifecycle.slice(1)].flatMap((event) =>
+    event
+      ? [
+          {
+            type: event.type,
+            data: event.data,
+            streamId: event.streamId,
+            projectId: event.projectId,
+            occurredAt: event.occurredAt,
+          },
+        ]
+      : [],
+  );
 }
