@@ -14,7 +14,8 @@
  * or attempts out of order all end in the same tables.
  */
 import { parseTestResultsEvent } from '@verdict/contracts';
-import { eventProjectId, type Projection } from '@verdict/platform';
+import { eventProjectId, type Projection, type SqlExecutor } from '@verdict/platform';
+import { attemptErrorTables, recordErrors } from './attemptErrors';
 import { applyDeltas, caseDayTables, recomputeCaseDays } from './caseDays';
 import { commitConflictTables, recomputeCommitConflicts } from './commitConflicts';
 import {
@@ -30,11 +31,14 @@ import {
   type ResultRow,
 } from './executions';
 import { newFailureTables, recomputeNewFailures } from './newFailures';
+import { testCaseTables, upsertTestCases } from './testCases';
 import { countUsage, usageHourTables } from './usageHours';
 
 /** Each slice's tables: the executions first, as every other slice is counted from them. */
 const READ_MODEL_TABLES = [
   executionTables,
+  testCaseTables,
+  attemptErrorTables,
   caseDayTables,
   newFailureTables,
   commitConflictTables,
@@ -46,6 +50,62 @@ export const ANALYTICS_READ_MODEL = 'analytics';
 
 /** The version of the read model's tables: raising it rebuilds them from position 0 at start. */
 export const ANALYTICS_READ_MODEL_VERSION = 2;
+
+/**
+ * What a batch leaves to recount from the base rows at its end: executions whose day rows are recounted
+ * (moved to another day or group), whose group's new failures and whose commit's conflicts are re-decided,
+ * and runs whose stats are recounted.
+ */
+interface Recounts {
+  days: ExecutionKey[];
+  newFailures: ExecutionKey[];
+  conflicts: ExecutionKey[];
+  runIds: Set<string>;
+}
+
+const newRecounts = (): Recounts => ({ days: [], newFailures: [], conflicts: [], runIds: new Set() });
+
+/** An execution as it was before the batch: its start and day, for the rows it left. */
+const before = (c: Change) => ({
+  ...c,
+  started_at: c.old_started_at ?? c.started_at,
+  day: c.old_day ?? c.day,
+});
+
+/**
+ * Files results into the executions and every slice that moves by their difference; leaves in `recounts`
+ * what must be recounted from the base rows instead.
+ */
+async function fileResults(
+  tx: SqlExecutor,
+  schema: string,
+  results: ResultRow[],
+  recounts: Recounts,
+): Promise<void> {
+  if (results.length === 0) return;
+  await upsertTestCases(tx, schema, results);
+  await recordErrors(tx, schema, results);
+  const changes = await applyResults(tx, schema, results);
+  const fast: Change[] = [];
+  for (const change of changes) {
+    // Kept its start (hence its day), or is new: its derived rows move by the difference. Written by
+    // another transaction meanwhile (not inserted here, yet not seen before): recounted.
+    const kept = change.existed ? change.old_started_at === change.started_at : change.inserted;
+    const failing = change.outcome === 'failed' || change.old_outcome === 'failed';
+    if (kept) fast.push(change);
+    else {
+      recounts.days.push(change, before(change));
+      recounts.runIds.add(change.run_id);
+    }
+    // Only failures are new failures, and only a failure's neighbours decide it.
+    if (!kept || failing || change.later_failed) recounts.newFailures.push(change, before(change));
+    if (!kept || failing || change.failed_on_commit) recounts.conflicts.push(change);
+  }
+  await applyDeltas(tx, schema, fast);
+  const counted = changes.filter((c) => c.existed || c.inserted);
+  await countUsage(tx, schema, counted);
+  await moveRunCounts(tx, schema, counted);
+}
 
 /**
  * The projection, for createProjector. An event that is not a test-results event fails the batch, so the
@@ -65,42 +125,13 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
       }
     },
     async apply(tx, events, schema) {
-      // Executions whose derived rows are recounted from the base rows (moved to another day or group),
-      // whose group's new failures and whose commit's conflicts are re-decided, and runs recounted.
-      const recount: ExecutionKey[] = [];
-      const decide: ExecutionKey[] = [];
-      const conflicts: ExecutionKey[] = [];
-      const runIds = new Set<string>();
+      const recounts = newRecounts();
       let results: ResultRow[] = [];
       // Lifecycle events apply in order, after the results before them, so a run.created later in the
       // batch finds those results' executions.
       const flush = async () => {
-        const changes = await applyResults(tx, schema, results);
+        await fileResults(tx, schema, results, recounts);
         results = [];
-        const moved = (c: Change) => ({
-          ...c,
-          started_at: c.old_started_at ?? c.started_at,
-          day: c.old_day ?? c.day,
-        });
-        const fast: Change[] = [];
-        for (const change of changes) {
-          // Kept its start (hence its day), or is new: its derived rows move by the difference. Written by
-          // another transaction meanwhile (not inserted here, yet not seen before): recounted.
-          const kept = change.existed ? change.old_started_at === change.started_at : change.inserted;
-          const failing = change.outcome === 'failed' || change.old_outcome === 'failed';
-          if (kept) fast.push(change);
-          else {
-            recount.push(change, moved(change));
-            runIds.add(change.run_id);
-          }
-          // Only failures are new failures, and only a failure's neighbours decide it.
-          if (!kept || failing || change.later_failed) decide.push(change, moved(change));
-          if (!kept || failing || change.failed_on_commit) conflicts.push(change);
-        }
-        await applyDeltas(tx, schema, fast);
-        const counted = changes.filter((c) => c.existed || c.inserted);
-        await countUsage(tx, schema, counted);
-        await moveRunCounts(tx, schema, counted);
       };
       for (const stored of events) {
         const event = parseTestResultsEvent(stored);
@@ -111,10 +142,10 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
           case 'run.created': {
             await flush();
             const keys = await applyRunCreated(tx, schema, event.data);
-            recount.push(...keys);
-            decide.push(...keys);
-            conflicts.push(...keys);
-            runIds.add(event.data.runId);
+            recounts.days.push(...keys);
+            recounts.newFailures.push(...keys);
+            recounts.conflicts.push(...keys);
+            recounts.runIds.add(event.data.runId);
             break;
           }
           case 'run.finished':
@@ -126,10 +157,10 @@ export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projec
         }
       }
       await flush();
-      await recomputeCaseDays(tx, schema, recount);
-      await recomputeNewFailures(tx, schema, decide);
-      await recomputeCommitConflicts(tx, schema, conflicts);
-      await recomputeRunStats(tx, schema, [...runIds].sort());
+      await recomputeCaseDays(tx, schema, recounts.days);
+      await recomputeNewFailures(tx, schema, recounts.newFailures);
+      await recomputeCommitConflicts(tx, schema, recounts.conflicts);
+      await recomputeRunStats(tx, schema, [...recounts.runIds].sort());
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * The base rows of the analytics read model, fed by the test-results events: `runs` (each with its stats),
- * `test_cases`, `case_runs` (one execution: a test case on one platform in one run, with the attempts it has
- * counted, its outcome over them and its run's environment, branch and commit) and `attempt_errors`. Every
- * derived row (case days, new failures, commit conflicts, usage) is counted from these.
+ * The base rows of the analytics read model, fed by the test-results events: `runs` (each with its stats)
+ * and `case_runs` (one execution: a test case on one platform in one run, with the attempts it has counted,
+ * its outcome over them and its run's environment, branch and commit). Every derived row (case days, new
+ * failures, commit conflicts, usage) is counted from these.
  *
  * Invariants: rows are upserts by natural key, an attempt counted once per execution; filing a batch
  * returns each execution written with its row before, so derived rows move by the difference.
@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { testCaseKey, type ResultItem, type TestResultsEvent, keptInstant } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
+import { errorLineOf } from './attemptErrors';
 
 /** Platform of a result sent without `project`, environment or branch of a run without one. */
 export const NONE = '';
@@ -43,16 +44,6 @@ export function executionTables(s: string): string[] {
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${s}.runs (project_id, started_at DESC)`,
     // The runs of a commit, then their executions by primary key: cheaper than one more index on case_runs.
     `CREATE INDEX IF NOT EXISTS runs_commit ON ${s}.runs (project_id, commit_sha)`,
-    `CREATE TABLE IF NOT EXISTS ${s}.test_cases (
-       project_id text NOT NULL,
-       case_id text NOT NULL,
-       file text NOT NULL,
-       title text NOT NULL,
-       full_title text NOT NULL,
-       platforms text[] NOT NULL,
-       tags text[] NOT NULL,
-       PRIMARY KEY (project_id, case_id)
-     )`,
     `CREATE TABLE IF NOT EXISTS ${s}.case_runs (
        run_id text NOT NULL,
        case_id text NOT NULL,
@@ -80,17 +71,6 @@ export function executionTables(s: string): string[] {
        WHERE outcome = 'failed'`,
     `CREATE INDEX IF NOT EXISTS case_runs_failed_group ON ${s}.case_runs
        (project_id, case_id, environment, branch, platform, started_at) WHERE outcome = 'failed'`,
-    // The first line of each failed attempt's error: a few percent of attempts, read by the run report.
-    // Written with its attempt, so an attempt applied twice writes nothing new.
-    `CREATE TABLE IF NOT EXISTS ${s}.attempt_errors (
-       run_id text NOT NULL,
-       case_id text NOT NULL,
-       platform text NOT NULL,
-       attempt integer NOT NULL,
-       project_id text NOT NULL,
-       error_line text NOT NULL,
-       PRIMARY KEY (run_id, case_id, platform, attempt)
-     )`,
   ];
 }
 
@@ -226,8 +206,6 @@ const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 export async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<Change[]> {
   if (rows.length === 0) return [];
   const column = <K extends keyof ResultRow>(key: K) => rows.map((r) => r[key]);
-  await upsertTestCases(tx, s, rows);
-  await recordErrors(tx, s, rows);
   const ok = `i.status <> 'skipped' AND i.status = coalesce(i.expected_status, 'passed')`;
   const bad = `i.status <> 'skipped' AND i.status <> coalesce(i.expected_status, 'passed')`;
   const { rows: changes } = await tx.query<Change>(
@@ -297,66 +275,6 @@ export async function applyResults(tx: SqlExecutor, s: string, rows: ResultRow[]
   return changes;
 }
 
-/** Keeps the error line of each failed attempt of the batch (attempt_errors). */
-async function recordErrors(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<void> {
-  const failed = rows.filter((row) => row.error_line !== null);
-  if (failed.length === 0) return;
-  const column = <K extends keyof ResultRow>(key: K) => failed.map((r) => r[key]);
-  await tx.query(
-    `INSERT INTO ${s}.attempt_errors (run_id, case_id, platform, attempt, project_id, error_line)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])
-     ON CONFLICT DO NOTHING`,
-    [
-      column('run_id'),
-      column('case_id'),
-      column('platform'),
-      column('attempt'),
-      column('project_id'),
-      column('error_line'),
-    ],
-  );
-}
-
-const SEPARATOR = '\u001f';
-
-/** Files new test cases, and new platforms and tags of known ones; a batch of known ones writes nothing. */
-async function upsertTestCases(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<void> {
-  const cases = new Map<string, ResultRow & { platforms: Set<string>; tagSet: Set<string> }>();
-  for (const row of rows) {
-    const key = `${row.project_id}${SEPARATOR}${row.case_id}`;
-    const seen = cases.get(key) ?? { ...row, platforms: new Set<string>(), tagSet: new Set<string>() };
-    if (row.platform !== NONE) seen.platforms.add(row.platform);
-    for (const tag of row.tags) seen.tagSet.add(tag);
-    cases.set(key, seen);
-  }
-  const list = [...cases.values()];
-  const joined = (values: Set<string>) => [...values].join(SEPARATOR);
-  await tx.query(
-    `INSERT INTO ${s}.test_cases AS t (project_id, case_id, file, title, full_title, platforms, tags)
-     SELECT u.project_id, u.case_id, u.file, u.title, u.full_title,
-       ARRAY(SELECT DISTINCT p FROM unnest(string_to_array(u.platforms, E'\\x1f')) AS p WHERE p <> '' ORDER BY 1),
-       ARRAY(SELECT DISTINCT x FROM unnest(string_to_array(u.tags, E'\\x1f')) AS x WHERE x <> '' ORDER BY 1)
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-       AS u(project_id, case_id, file, title, full_title, platforms, tags)
-     WHERE NOT EXISTS (
-       SELECT 1 FROM ${s}.test_cases k WHERE k.project_id = u.project_id AND k.case_id = u.case_id
-         AND k.platforms @> coalesce(string_to_array(nullif(u.platforms, ''), E'\\x1f'), '{}')
-         AND k.tags @> coalesce(string_to_array(nullif(u.tags, ''), E'\\x1f'), '{}'))
-     ON CONFLICT (project_id, case_id) DO UPDATE SET
-       platforms = ARRAY(SELECT DISTINCT p FROM unnest(t.platforms || EXCLUDED.platforms) AS p ORDER BY 1),
-       tags = ARRAY(SELECT DISTINCT x FROM unnest(t.tags || EXCLUDED.tags) AS x ORDER BY 1)
-     WHERE NOT (t.platforms @> EXCLUDED.platforms AND t.tags @> EXCLUDED.tags)`,
-    [
-      list.map((c) => c.project_id),
-      list.map((c) => c.case_id),
-      list.map((c) => c.file),
-      list.map((c) => c.title),
-      list.map((c) => c.full_title),
-      list.map((c) => joined(c.platforms)),
-      list.map((c) => joined(c.tagSet)),
-    ],
-  );
-}
 /** The stats of each run move by the difference of every execution, whatever it changed. */
 export async function moveRunCounts(tx: SqlExecutor, s: string, changes: Change[]): Promise<void> {
   if (changes.length === 0) return;
@@ -419,17 +337,4 @@ export function resultRow(projectId: string, data: Of<'test.result-recorded'>['d
     tags: item.tags ?? [],
     error_line: errorLineOf(item.error?.message),
   };
-}
-
-/** An error's first non-empty line, colours removed and cut to 500 characters; null without a message. */
-export function errorLineOf(message: string | undefined): string | null {
-  if (message === undefined) return null;
-  // eslint-disable-next-line no-control-regex
-  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
-  const line =
-    plain
-      .split('\n')
-      .find((part) => part.trim() !== '')
-      ?.trim() ?? '';
-  return line === '' ? null : line.slice(0, 500);
 }
