@@ -48,7 +48,10 @@ const READ_MODEL_TABLES = [
 /** The default name of the projection, hence of the schema that holds its tables. */
 export const ANALYTICS_READ_MODEL = 'analytics';
 
-/** The version of the read model's tables: raising it rebuilds them from position 0 at start. */
+/**
+ * The version of the read model's tables: raising it rebuilds them from position 0 at start, rather than
+ * altering them in place. 2: the weekly totals, and both sides of a commit conflict (its `failed` column).
+ */
 export const ANALYTICS_READ_MODEL_VERSION = 2;
 
 /**
@@ -116,8 +119,6 @@ async function fileResults(
 export function analyticsProjection(name: string = ANALYTICS_READ_MODEL): Projection {
   return {
     name,
-    // 2: the weekly totals, and both sides of a commit conflict (its `failed` column). A read model of an
-    // earlier version is rebuilt from position 0 at start rather than altered in place.
     version: ANALYTICS_READ_MODEL_VERSION,
     async setup(tx, schema) {
       for (const statement of READ_MODEL_TABLES.flatMap((tables) => tables(schema))) {
