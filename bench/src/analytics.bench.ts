@@ -29,7 +29,8 @@ const BATCH = 1_000;
 const REQUESTS = 300;
 const WARMUP = 20;
 const P99_TARGET_MS = 50;
-const INGEST_RATE = 20_000;
+// Issue 24: the analytics projection keeps up with 15,000 results/s.
+const INGEST_RATE = 15_000;
 const DAY_MS = 86_400_000;
 const ADMIN_KEY = 'bench-admin-key-0123456789';
 
