@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MembershipRole } from './identity';
+import { instantInput } from './instant';
+import { queryInteger } from './http';
 
 /** Spec §4.1: token-info takes no parameters; one sent is a mistake worth a 400, as on usage and dashboard. */
 export const TokenInfoQuery = z.strictObject({});
@@ -113,3 +115,102 @@ export const SignedOut = z.object({ signedOut: z.literal(true) });
 export const SESSION_COOKIE = 'verdict_session';
 /** The header that carries the session's CSRF token on writes. */
 export const CSRF_HEADER = 'X-CSRF-Token';
+
+// ---------------------------------------------------------------------------------------------------------
+// A signed-in person's own tokens (docs/web.md "Your tokens"): listed by anyone signed in, issued and
+// revoked only from a web session, so a leaked token cannot mint more of itself.
+
+/** A token a person issues for themself expires after this many days unless they ask for less. */
+export const OWN_TOKEN_DEFAULT_DAYS = 90;
+/** …and never later than this many days after it is issued. */
+export const OWN_TOKEN_MAX_DAYS = 365;
+
+const OwnTokenId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, { error: 'must be an id (letters, digits, "-" and "_")' });
+
+export const OwnTokensQuery = z.strictObject({
+  page: queryInteger({ min: 1, fallback: 1 }),
+  limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
+});
+export type OwnTokensQuery = z.infer<typeof OwnTokensQuery>;
+
+export const OwnTokenPath = z.object({ tokenId: OwnTokenId });
+
+export const IssueOwnTokenRequest = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty: name the token after where it will be used' })
+    .max(100)
+    .describe('What the token is for (a CI job, a laptop); shown in the list'),
+  expiresAt: instantInput((input) =>
+    input === null
+      ? `must be a date-time: every token expires (at most ${OWN_TOKEN_MAX_DAYS} days)`
+      : undefined,
+  )
+    .optional()
+    .describe(
+      `When the token stops working: in the future and at most ${OWN_TOKEN_MAX_DAYS} days from now; default ${OWN_TOKEN_DEFAULT_DAYS} days`,
+    ),
+  projectIds: z
+    .array(OwnTokenId)
+    .min(1)
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, { error: 'must not name a project twice' })
+    .optional()
+    .describe('Projects the token reaches, among those this session reaches; default: all of them'),
+});
+export type IssueOwnTokenRequest = z.infer<typeof IssueOwnTokenRequest>;
+
+/** One of the person's own tokens, as the list shows it: never its secret. */
+export const OwnToken = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  scopes: z
+    .array(z.string())
+    .describe(
+      'As token-info shows them: organizations/{organizationId}/projects/{projectId} for each project, then the capabilities (public-api)',
+    ),
+  projectIds: z.array(z.string()),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+  lastUsed: z.iso
+    .datetime()
+    .nullable()
+    .describe('The latest authenticated request made with it; null when never used (or not known)'),
+  usageCount: z.number().int().describe('Authenticated requests made with it'),
+  current: z
+    .boolean()
+    .describe('The token of the session (or bearer token) asking: revoking it signs you out'),
+});
+export type OwnToken = z.infer<typeof OwnToken>;
+
+// ---------------------------------------------------------------------------------------------------------
+// A project's members (docs/web.md): the people of its organization, to assign manual runs, run cases
+// and exploratory sessions to.
+
+export const ProjectMembersQuery = z.strictObject({
+  page: queryInteger({ min: 1, fallback: 1 }),
+  limit: queryInteger({ min: 1, max: 100, fallback: 20 }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only members whose first name, last name or e-mail address contains this (any letter case)'),
+});
+export type ProjectMembersQuery = z.infer<typeof ProjectMembersQuery>;
+
+export const ProjectMember = z.object({
+  userId: z.string().describe('What assigneeUserId takes'),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  role: MembershipRole.describe("The member's role in the project's organization"),
+});
+export type ProjectMember = z.infer<typeof ProjectMember>;

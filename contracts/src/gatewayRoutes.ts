@@ -26,7 +26,22 @@ import {
   ReplayedDeadLetters,
 } from './deadLetters';
 import { ErrorEnvelope, listEnvelope, successEnvelope } from './envelope';
-import { ProjectPath, SessionInfo, SignedOut, SignInRequest, TokenInfo, TokenInfoQuery } from './gateway';
+import {
+  IssueOwnTokenRequest,
+  OWN_TOKEN_DEFAULT_DAYS,
+  OWN_TOKEN_MAX_DAYS,
+  OwnToken,
+  OwnTokenPath,
+  OwnTokensQuery,
+  ProjectMember,
+  ProjectMembersQuery,
+  ProjectPath,
+  SessionInfo,
+  SignedOut,
+  SignInRequest,
+  TokenInfo,
+  TokenInfoQuery,
+} from './gateway';
 import { defineRoutes, READER_ROLES, ROLES } from './http';
 
 const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') => ({
@@ -84,6 +99,58 @@ export const sessionRoutes = defineRoutes([
     roles: ROLES,
     responses: { 200: ok(SignedOut, 'Signed out') },
   },
+  {
+    method: 'get',
+    path: '/session/tokens',
+    summary: 'Your own personal access tokens, newest first: metadata, last use, never a secret',
+    description:
+      'The personal tokens of the signed-in person (or of the bearer token’s owner), active, expired and ' +
+      'revoked. `current` marks the token of the asking session or bearer token.',
+    tag: 'Session',
+    security: 'bearer',
+    roles: ROLES,
+    query: OwnTokensQuery,
+    responses: { 200: { description: 'OK', schema: listEnvelope(OwnToken) } },
+  },
+  {
+    method: 'post',
+    path: '/session/tokens',
+    summary: 'Issue yourself a personal access token (svc_pat_…); its cleartext is returned only here',
+    description:
+      'Only from a web session (with X-CSRF-Token): a bearer token cannot mint tokens (403). The token ' +
+      'reaches the projects named (default: all the session reaches; no other), with the scope ' +
+      '`public-api`, and acts with your role in each project’s organization at the time of each request: ' +
+      `a viewer's token reads only. It expires after ${OWN_TOKEN_DEFAULT_DAYS} days unless \`expiresAt\` ` +
+      `says sooner; at most ${OWN_TOKEN_MAX_DAYS} days. Counts as a write (60 a minute).`,
+    tag: 'Session',
+    security: 'bearer',
+    roles: ROLES,
+    body: IssueOwnTokenRequest,
+    responses: {
+      201: ok(IssuedToken, 'Issued: the only answer that carries the cleartext token'),
+      400: refused(
+        'VALIDATION_ERROR: no name, an expiry past or beyond the maximum, a project outside the session',
+      ),
+      403: refused('FORBIDDEN: asked with a bearer token instead of a web session'),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/session/tokens/{tokenId}',
+    summary: 'Revoke one of your own tokens; revoking it again answers the first revocation',
+    description:
+      'Only from a web session (with X-CSRF-Token). Another person’s token, or none: 404. The token (and ' +
+      'every session opened with it, this one included when it is the current token) stops working at once.',
+    tag: 'Session',
+    security: 'bearer',
+    roles: ROLES,
+    params: OwnTokenPath,
+    responses: {
+      200: ok(RevokedToken, 'Revoked'),
+      403: refused('FORBIDDEN: asked with a bearer token instead of a web session'),
+      404: refused('NOT_FOUND: no token of yours has this id'),
+    },
+  },
 ]);
 
 /** GET /{projectId}/token-info (spec §4.1): what the calling token is and may reach. */
@@ -102,12 +169,30 @@ export const tokenInfoRoutes = defineRoutes([
   },
 ]);
 
+/** GET /{projectId}/members: who may be assigned manual work in the project. */
+export const projectMemberRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/{projectId}/members',
+    summary: "The project's members: the people of its organization with their role, by name",
+    description:
+      'Any member may read it (assignee pickers). Sorted by first name, last name, then e-mail; `q` filters ' +
+      'by name or e-mail address.',
+    tag: 'Members',
+    security: 'bearer',
+    roles: READER_ROLES,
+    params: ProjectPath,
+    query: ProjectMembersQuery,
+    responses: { 200: { description: 'OK', schema: listEnvelope(ProjectMember) } },
+  },
+]);
+
 /**
  * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
  * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
  * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
  */
-export const gatewayApiRoutes = [...sessionRoutes, ...tokenInfoRoutes] as const;
+export const gatewayApiRoutes = [...sessionRoutes, ...tokenInfoRoutes, ...projectMemberRoutes] as const;
 
 /** The administration API's identity routes (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
 export const identityAdminRoutes = defineRoutes([

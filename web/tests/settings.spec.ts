@@ -1,10 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import { screenshotWithoutViolations } from './support/screenshots';
 import { expect, projectPath, test } from './support/test';
 import { clientFor } from './support/verdict';
 
@@ -42,36 +39,6 @@ function signedWith(secret: string, delivery: Received): boolean {
   const expected = createHmac('sha256', secret).update(`${t}.${delivery.body}`).digest();
   const given = Buffer.from(v1, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/**
- * The page as it is now, in the light and the dark theme: a full-page screenshot of each (attached, and
- * copied to VERDICT_SCREENSHOTS_DIR when set), and no serious or critical axe violation in either.
- */
-async function screenshotWithoutViolations(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    const file = testInfo.outputPath(`${name}-${scheme}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${scheme}`, { path: file, contentType: 'image/png' });
-    const keep = process.env.VERDICT_SCREENSHOTS_DIR;
-    if (keep) {
-      mkdirSync(keep, { recursive: true });
-      copyFileSync(file, path.join(keep, `${name}-${scheme}.png`));
-    }
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({
-        id: violation.id,
-        nodes: violation.nodes.map((node) => node.target.join(' ')),
-      }));
-    expect(serious, `${name} page, ${scheme} theme`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 test.describe('project settings: webhooks', () => {

@@ -22,6 +22,8 @@ import {
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import { limitFailedAdminKeys } from './access/rateLimits';
 import { createSessionRouter, createSignInRouter } from './access/sessions/session.http';
+import { createOwnTokensRouter } from './access/sessions/ownTokens.http';
+import { createMembersRouter } from './identity/members';
 import { createSessionStore, type SessionStore } from './access/sessions/sessionStore';
 import { createWebAppRouter } from './web/webApp';
 import type { Identity } from './identity/module';
@@ -234,7 +236,17 @@ export function createGatewayApp(options: GatewayOptions): Express {
   api.use(createSignInRouter(sessionOptions));
   api.use(accessChain);
   api.use(createTokenInfoRouter({ directory: options.identity.directory }));
+  api.use(createMembersRouter(options.identity.members));
   api.use(createSessionRouter(sessionOptions));
+  api.use(
+    createOwnTokensRouter({
+      directory: options.identity.directory,
+      accounts: options.identity.accounts,
+      commands: options.identity.commands,
+      kv: options.kv,
+      clock: options.clock,
+    }),
+  );
   for (const service of options.services) {
     const owned = compileRoutes(service.name, service.routes);
     const forward = forwardTo(service, {

@@ -41,6 +41,7 @@ export type Release = Read<'/{projectId}/releases'>[number];
 export type ExploratorySession = Read<'/{projectId}/sessions'>[number];
 export type Webhook = Read<'/{projectId}/webhooks'>[number];
 export type WebhookDelivery = Read<'/{projectId}/webhooks/{webhookId}/deliveries'>[number];
+export type OwnToken = Read<'/session/tokens'>[number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -352,4 +353,15 @@ export const webhookDeliveriesQuery = (projectId: string, webhookId: string) =>
       ).data,
     staleTime: LIVE_INTERVAL_MS,
     refetchInterval: LIVE_INTERVAL_MS,
+  });
+
+/** The signed-in person's own tokens, newest first (revoked ones too). */
+export const ownTokensQuery = () =>
+  queryOptions({
+    queryKey: ['own-tokens'],
+    queryFn: ({ signal }): Promise<OwnToken[]> =>
+      everyPage(async (page) =>
+        unwrap(await verdict.api.GET('/session/tokens', { params: { query: { page, limit: 100 } }, signal })),
+      ),
+    staleTime: 15_000,
   });

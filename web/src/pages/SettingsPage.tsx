@@ -1,7 +1,8 @@
 /**
  * Project settings: the webhook subscriptions (spec §4.9, §6). Every member reads them and their delivery
  * log (status, response code, time); owners and admins create them (the signing secret is shown once, to
- * copy), edit, pause or re-enable, send a test event to and delete them.
+ * copy), edit, pause or re-enable, send a test event to and delete them. Below them, the person's own
+ * tokens (settings/OwnTokensSection).
  */
 import {
   Alert,
@@ -31,6 +32,7 @@ import { CopyText } from '../components/CopyButton';
 import { formatAgo, formatTime } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
 import { settingsRoute } from '../router';
+import { OwnTokensSection } from '../settings/OwnTokensSection';
 
 const EVENTS = ['run.started', 'run.finished'] as const;
 type Outcome = 'any' | 'failed' | 'passed';
@@ -113,6 +115,7 @@ export function SettingsPage() {
         )}
         {shown ? <Deliveries projectId={projectId} webhookId={shown} /> : null}
       </Stack>
+      <OwnTokensSection projectId={projectId} />
       {editing ? (
         <WebhookDialog
           projectId={projectId}

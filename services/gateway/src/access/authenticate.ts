@@ -193,3 +193,25 @@ async function recordUse(
     return null;
   }
 }
+
+/**
+ * What the usage counters say of a token (for its owner's list of tokens): null fields when it was never
+ * used, or the store cannot say right now (usage is informational; the list still answers).
+ *
+ * @example const { lastUsed, usageCount } = await readUsage(kv, token.id);
+ */
+export async function readUsage(
+  kv: KeyValue,
+  tokenId: string,
+): Promise<{ lastUsed: string | null; usageCount: number }> {
+  try {
+    const [count, lastUsed] = await Promise.all([
+      kv.get(usageCountKey(tokenId)),
+      kv.get(lastUsedKey(tokenId)),
+    ]);
+    const usageCount = Number(count ?? 0);
+    return { lastUsed, usageCount: Number.isSafeInteger(usageCount) ? usageCount : 0 };
+  } catch {
+    return { lastUsed: null, usageCount: 0 };
+  }
+}

@@ -27,6 +27,11 @@ export interface ApiRequest {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * First segments that name the gateway's own routes, never a project (`/session/tokens/{id}`): project ids
+ * are minted ids, so none is ever one of these words.
+ */
+const NOT_PROJECTS = new Set(['session']);
 const RUN_INGEST_ACTIONS = new Set(['results', 'artifacts', 'coverage', 'finish']);
 
 /**
@@ -39,7 +44,8 @@ export function describeRequest(method: string, path: string): ApiRequest {
     .split('/')
     .filter((segment) => segment !== '')
     .map(decodeSegment);
-  const projectId = segments.length >= 2 ? segments[0]! : null;
+  const first = segments[0];
+  const projectId = segments.length >= 2 && !NOT_PROJECTS.has(first!.toLowerCase()) ? first! : null;
   const isWrite = WRITE_METHODS.has(method.toUpperCase());
   if (!isWrite) return { projectId, isWrite, kind: 'read' };
   const below = projectId === null ? [] : segments.slice(1).map((segment) => segment.toLowerCase());

@@ -27,6 +27,9 @@ describe('classifying public API requests', () => {
     ['post', '//p1//manual-runs', 'p1', true, 'manual-run-creation'],
     ['GET', '/openapi.json', null, false, 'read'],
     ['POST', '/p1', null, true, 'write'],
+    ['GET', '/session/tokens', null, false, 'read'],
+    ['POST', '/session/tokens', null, true, 'write'],
+    ['DELETE', '/Session/tokens/t1', null, true, 'write'],
   ] as const)('when %s %s, then project %s, write %s, kind %s', (method, path, projectId, isWrite, kind) => {
     expect(describeRequest(method, path)).toEqual({ projectId, isWrite, kind });
   });

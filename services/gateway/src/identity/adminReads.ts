@@ -32,7 +32,18 @@ export interface AdminReads {
   organization(organizationId: string): Promise<AdminOrganizationDetail | null>;
   users(query: AdminUsersQuery): Promise<Page<AdminUser>>;
   tokens(query: AdminTokensQuery): Promise<Page<AdminTokenRecord>>;
+  /** A person's own personal tokens, newest first (their list in the web app). */
+  personalTokensOf(userId: string, page: number, limit: number): Promise<Page<AdminTokenRecord>>;
 }
+
+/** The hash of the secret stays in the read model: a listing never carries it. */
+function listedToken(row: TokenRow): AdminTokenRecord {
+  const { secretHash: _secretHash, ownerRoles: _ownerRoles, ...record } = tokenOfRow(row);
+  return record;
+}
+
+const TOKEN_COLUMNS = `id, kind, name, owner_user_id, project_ids, scopes, secret_hash, created_at, expires_at,
+  revoked_at, count(*) OVER ()::int AS total`;
 
 interface OrganizationRow {
   id: string;
@@ -160,17 +171,23 @@ export function createAdminReads(db: SqlExecutor, schema: string): AdminReads {
       }
       return paged<TokenRow & { total: number }, AdminTokenRecord>(
         db,
-        `SELECT id, kind, name, owner_user_id, project_ids, scopes, secret_hash, created_at, expires_at,
-           revoked_at, count(*) OVER ()::int AS total
+        `SELECT ${TOKEN_COLUMNS}
          FROM ${schema}.tokens ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
         params,
         query.page,
         query.limit,
-        (row) => {
-          // The hash of the secret stays here: a listing never carries it.
-          const { secretHash: _secretHash, ownerRoles: _ownerRoles, ...record } = tokenOfRow(row);
-          return record;
-        },
+        listedToken,
+      );
+    },
+    personalTokensOf(userId, page, limit) {
+      return paged<TokenRow & { total: number }, AdminTokenRecord>(
+        db,
+        `SELECT ${TOKEN_COLUMNS} FROM ${schema}.tokens WHERE owner_user_id = $1 AND kind = 'personal'
+         ORDER BY created_at DESC, id DESC`,
+        [userId],
+        page,
+        limit,
+        listedToken,
       );
     },
   };

@@ -21,7 +21,9 @@ import {
 } from '@verdict/platform';
 import type { Router } from 'express';
 import { adminRouter } from './routes';
-import { createAdminReads } from './adminReads';
+import { createAdminReads, type Page } from './adminReads';
+import { createMemberReads, type MemberReads } from './members';
+import type { AdminTokenRecord } from '@verdict/contracts';
 import { createIdentityCommands, type IdentityCommands } from './commands';
 import type { IdentityDirectory } from './directory';
 import {
@@ -38,6 +40,8 @@ import type { UserRecord } from './projections/identityReadModel';
 export interface Accounts {
   findUser(userId: string): Promise<UserRecord | null>;
   organizationNames(ids: readonly string[]): Promise<Map<string, string>>;
+  /** The person's own personal tokens, newest first, without their secrets' hashes. */
+  personalTokens(userId: string, page: number, limit: number): Promise<Page<AdminTokenRecord>>;
 }
 
 /** The topic the identity events travel on, keyed by stream id. */
@@ -74,6 +78,8 @@ export interface Identity {
   /** The use cases behind the admin API, for other in-process callers. */
   commands: IdentityCommands;
   accounts: Accounts;
+  /** A project's members, for GET /{projectId}/members. */
+  members: MemberReads;
   projector: Projector;
   /** Creates the store and the read model when missing, subscribes the projector, starts the relay. */
   start(): Promise<void>;
@@ -120,10 +126,11 @@ export function createIdentity(options: IdentityOptions): Identity {
     },
     onAppended: () => relay.notify(),
   });
+  const reads = createAdminReads(db, schema);
   let subscription: Subscription | null = null;
 
   return {
-    adminRouter: (adminKey) => adminRouter(commands, createAdminReads(db, schema), adminKey),
+    adminRouter: (adminKey) => adminRouter(commands, reads, adminKey),
     directory: options.kv
       ? withTokenCache(withProjectCache(readModel), options.kv)
       : withProjectCache(readModel),
@@ -131,7 +138,9 @@ export function createIdentity(options: IdentityOptions): Identity {
     accounts: {
       findUser: (userId) => readModel.findUser(userId),
       organizationNames: (ids) => readModel.organizationNames(ids),
+      personalTokens: (userId, page, limit) => reads.personalTokensOf(userId, page, limit),
     },
+    members: createMemberReads(db, schema),
     projector,
     async start() {
       if (subscription) return;

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { Router } from 'express';
-import { ErrorEnvelope, ProjectPath, READER_ROLES, SessionInfo } from '@verdict/contracts';
+import { ProjectPath, READER_ROLES, SessionInfo } from '@verdict/contracts';
 import {
   createHttpApp,
   listen,
@@ -18,6 +18,7 @@ import {
   type GatewayCluster,
   type RunningGateway,
 } from '../../testing';
+import { call, codeOf, signIn } from './sessionTestKit';
 
 // A service behind the gateway that tells what reached it: the identity, and any credential left on it.
 const echoRoutes: RouteSpec[] = ['get', 'post'].map((method) => ({
@@ -52,52 +53,6 @@ async function startEchoService(): Promise<{ server: Server; url: string }> {
   const address = server.address();
   return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 }
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: { success: boolean; data?: unknown; error?: { code: string; message: string } };
-}
-
-async function call(
-  url: string,
-  method: string,
-  options: { cookie?: string; csrf?: string; bearer?: string; body?: unknown } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.cookie) headers.cookie = options.cookie;
-  if (options.csrf) headers['x-csrf-token'] = options.csrf;
-  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, {
-    method,
-    headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as Answer['body'],
-  };
-}
-
-/** Signs in; returns the cookie to send back and the session's CSRF token. */
-async function signIn(
-  base: string,
-  body: unknown,
-): Promise<{ cookie: string; session: SessionInfo; setCookie: string }> {
-  const answer = await call(`${base}/session`, 'POST', { body });
-  if (answer.status !== 201)
-    throw new Error(`sign-in answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-  const setCookie = answer.headers.get('set-cookie') ?? '';
-  return {
-    cookie: setCookie.split(';')[0] ?? '',
-    session: SessionInfo.parse(answer.body.data),
-    setCookie,
-  };
-}
-
-const codeOf = (error: Answer) => ErrorEnvelope.parse(error.body).error.code;
 
 describe.each(CLUSTERS)('web sessions, %s', (name, makeCluster) => {
   let cluster: GatewayCluster;
