@@ -116,6 +116,7 @@ test.describe('manual run execution', () => {
     );
     await expect(page.getByRole('group', { name: 'Verdict' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Assign to me' })).toHaveCount(0);
+    await expect(page.getByRole('combobox', { name: 'Assignee' })).toHaveCount(0);
     await page.keyboard.press('f');
     await expect(page.getByRole('listbox', { name: 'Cases of the run' }).getByRole('option')).toContainText(
       'passed',

@@ -42,6 +42,7 @@ export type ExploratorySession = Read<'/{projectId}/sessions'>[number];
 export type Webhook = Read<'/{projectId}/webhooks'>[number];
 export type WebhookDelivery = Read<'/{projectId}/webhooks/{webhookId}/deliveries'>[number];
 export type OwnToken = Read<'/session/tokens'>[number];
+export type ProjectMember = Read<'/{projectId}/members'>[number];
 
 const path = (projectId: string) => ({ path: { projectId } });
 
@@ -364,4 +365,20 @@ export const ownTokensQuery = () =>
         unwrap(await verdict.api.GET('/session/tokens', { params: { query: { page, limit: 100 } }, signal })),
       ),
     staleTime: 15_000,
+  });
+
+/** The people of the project's organization, by name: whom manual work can be assigned to. */
+export const membersQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['members', projectId],
+    queryFn: ({ signal }): Promise<ProjectMember[]> =>
+      everyPage(async (page) =>
+        unwrap(
+          await verdict.api.GET('/{projectId}/members', {
+            params: { ...path(projectId), query: { page, limit: 100 } },
+            signal,
+          }),
+        ),
+      ),
+    staleTime: 5 * MINUTE,
   });

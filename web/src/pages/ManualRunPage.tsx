@@ -42,6 +42,7 @@ import {
 } from '../api/queries';
 import { useCanWrite } from '../api/role';
 import { AnchorLink } from '../components/AnchorLink';
+import { AssigneeSelect } from '../components/AssigneeSelect';
 import { StatusBadge } from '../components/badges';
 import { formatAgo, formatTime } from '../components/format';
 import { toneOf } from '../components/Tone';
@@ -424,29 +425,32 @@ function CurrentCase({
               ))}
             </Group>
           ) : null}
-          <Group gap="xs">
-            <Text size="sm">
-              Assignee:{' '}
-              {runCase.assignee ? `${runCase.assignee.firstName} ${runCase.assignee.lastName}` : 'nobody'}
-            </Text>
-            {canWrite && me ? (
-              runCase.assignee?._id === me ? (
-                <Button
-                  size="compact-xs"
-                  variant="default"
-                  onClick={() => update.mutate({ assigneeUserId: null })}
-                >
-                  Unassign
-                </Button>
-              ) : (
-                <Button
-                  size="compact-xs"
-                  variant="default"
-                  onClick={() => update.mutate({ assigneeUserId: me })}
-                >
-                  Assign to me
-                </Button>
-              )
+          <Group gap="xs" align="flex-end">
+            {canWrite ? (
+              <AssigneeSelect
+                projectId={projectId}
+                value={runCase.assignee?._id ?? null}
+                current={runCase.assignee}
+                onChange={(userId) => update.mutate({ assigneeUserId: userId })}
+                disabled={update.isPending}
+                size="xs"
+                w={240}
+              />
+            ) : (
+              <Text size="sm">
+                Assignee:{' '}
+                {runCase.assignee ? `${runCase.assignee.firstName} ${runCase.assignee.lastName}` : 'nobody'}
+              </Text>
+            )}
+            {canWrite && me && runCase.assignee?._id !== me ? (
+              <Button
+                size="compact-xs"
+                variant="default"
+                mb={4}
+                onClick={() => update.mutate({ assigneeUserId: me })}
+              >
+                Assign to me
+              </Button>
             ) : null}
           </Group>
           {testCase.data?.preconditions ? (

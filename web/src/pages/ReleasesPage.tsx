@@ -35,7 +35,6 @@ import {
   manualRunsQuery,
   manualSuitesQuery,
   releasesQuery,
-  sessionQuery,
   sessionsQuery,
   type ExploratorySession,
   type ManualCaseQuery,
@@ -44,6 +43,7 @@ import {
 } from '../api/queries';
 import { useCanWrite } from '../api/role';
 import { AnchorLink } from '../components/AnchorLink';
+import { AssigneeSelect } from '../components/AssigneeSelect';
 import { StatusBadge } from '../components/badges';
 import { formatAgo, formatDate, formatTime } from '../components/format';
 import { toneOf } from '../components/Tone';
@@ -366,7 +366,6 @@ function NewRunDialog({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const session = useQuery(sessionQuery());
   const suites = useQuery(manualSuitesQuery(projectId));
   const cases = useQuery(manualCasesQuery(projectId, { page: 1, limit: 100 }));
   const [name, setName] = useState('');
@@ -377,8 +376,7 @@ function NewRunDialog({
   const [value, setValue] = useState<string | null>(null);
   const [tags, setTags] = useState('');
   const [releaseId, setReleaseId] = useState<string | null>(null);
-  const [assignToMe, setAssignToMe] = useState<'me' | 'nobody'>('nobody');
-  const me = session.data?.user?.id;
+  const [assigneeUserId, setAssigneeUserId] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: async () => {
       let chosen: { suiteIds: string[] } | { caseIds: string[] };
@@ -399,7 +397,7 @@ function NewRunDialog({
             name,
             ...chosen,
             ...(releaseId ? { releaseId } : {}),
-            ...(assignToMe === 'me' && me ? { assigneeUserId: me } : {}),
+            ...(assigneeUserId ? { assigneeUserId } : {}),
           },
         }),
       ).data;
@@ -499,16 +497,7 @@ function NewRunDialog({
           onChange={setReleaseId}
           clearable
         />
-        <Select
-          label="Assignee"
-          data={[
-            { value: 'nobody', label: 'Nobody' },
-            { value: 'me', label: 'Me' },
-          ]}
-          value={assignToMe}
-          onChange={(next) => setAssignToMe((next as 'me' | 'nobody' | null) ?? 'nobody')}
-          allowDeselect={false}
-        />
+        <AssigneeSelect projectId={projectId} value={assigneeUserId} onChange={setAssigneeUserId} />
       </Group>
     </DialogForm>
   );
@@ -592,12 +581,17 @@ function NewSessionDialog({
   const queryClient = useQueryClient();
   const [charter, setCharter] = useState('');
   const [releaseId, setReleaseId] = useState<string | null>(null);
+  const [assigneeUserId, setAssigneeUserId] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: async () =>
       unwrap(
         await verdict.api.POST('/{projectId}/sessions', {
           params: { path: { projectId } },
-          body: { charter, ...(releaseId ? { releaseId } : {}) },
+          body: {
+            charter,
+            ...(releaseId ? { releaseId } : {}),
+            ...(assigneeUserId ? { assigneeUserId } : {}),
+          },
         }),
       ),
     onSuccess: async () => {
@@ -633,6 +627,7 @@ function NewSessionDialog({
         onChange={setReleaseId}
         clearable
       />
+      <AssigneeSelect projectId={projectId} value={assigneeUserId} onChange={setAssigneeUserId} />
     </DialogForm>
   );
 }
@@ -683,7 +678,20 @@ function SessionCard({
         <Text size="xs" c="dimmed">
           {session.release ? `${session.release.name} · ` : ''}
           {minutes === null ? 'not started' : `${minutes} min ${session.completedAt ? 'spent' : 'so far'}`}
+          {canWrite
+            ? ''
+            : ` · ${session.assignee ? `${session.assignee.firstName} ${session.assignee.lastName}` : 'nobody assigned'}`}
         </Text>
+        {canWrite ? (
+          <AssigneeSelect
+            projectId={projectId}
+            value={session.assignee?._id ?? null}
+            current={session.assignee}
+            onChange={(userId) => update.mutate({ assigneeUserId: userId })}
+            disabled={update.isPending}
+            size="xs"
+          />
+        ) : null}
         <Textarea
           label="Notes"
           autosize

@@ -47,6 +47,10 @@ let people = 0;
 export async function newPerson(
   state: VerdictState,
   role: 'owner' | 'admin' | 'member' | 'viewer',
+  name: { firstName: string; lastName: string } = {
+    firstName: 'Robin',
+    lastName: role === 'viewer' ? 'Viewer' : 'Member',
+  },
 ): Promise<{ userId: string; tokenId: string; token: string }> {
   const admin = createVerdictAdminClient({ baseUrl: state.url, adminKey: state.adminKey });
   people += 1;
@@ -54,8 +58,7 @@ export async function newPerson(
     await admin.api.POST('/users', {
       body: {
         email: `${role}-${process.pid}-${people}-${Date.now()}@example.com`,
-        firstName: 'Robin',
-        lastName: role === 'viewer' ? 'Viewer' : 'Member',
+        ...name,
       },
     }),
   ).data;
