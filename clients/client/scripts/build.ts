@@ -27,6 +27,61 @@ async function generateTypes(): Promise<void> {
     writeFileSync(path.join(generated, `${name}.ts`), `${HEADER}${astToString(ast)}`);
   }
   writeFileSync(path.join(generated, 'version.ts'), `${HEADER}export const VERSION = '${version}';\n`);
+  writeFileSync(
+    path.join(generated, 'values.ts'),
+    `${HEADER}${valuesModule(documentUnder(documents.public, DOCUMENT_BASES.public))}`,
+  );
+}
+
+type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema; enum?: string[] };
+
+/**
+ * The value sets of a manual case and a run case's result, as the public document declares the API's
+ * answers: what an app offers in its selects (the web app, the MCP server) without a copy of its own.
+ */
+function valuesModule(document: ReturnType<typeof documentUnder>): string {
+  const resolve = (schema: Schema | undefined): Schema => {
+    if (schema?.$ref === undefined) return schema ?? {};
+    return resolve(
+      schema.$ref
+        .split('/')
+        .slice(1)
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Schema,
+    );
+  };
+  const dataOf = (route: string): Schema => {
+    const operation = (document.paths as Record<string, { get?: unknown }>)[route]?.get as
+      { responses: Record<string, { content: Record<string, { schema: Schema }> }> } | undefined;
+    const envelope = resolve(operation?.responses['200']?.content['application/json']?.schema);
+    return resolve(envelope.properties?.data);
+  };
+  const enumOf = (schema: Schema, at: string[]): string[] => {
+    const found = at.reduce<Schema>(
+      (node, key) => resolve(key === '[]' ? node.items : node.properties?.[key]),
+      schema,
+    );
+    if (!found.enum) throw new Error(`No value set at ${at.join('.')} in the OpenAPI document`);
+    return found.enum;
+  };
+  const manualCase = dataOf('/{projectId}/manual-test-cases/{caseId}');
+  const run = dataOf('/{projectId}/manual-runs/{runId}');
+  const sets: Record<string, string[]> = {
+    status: enumOf(manualCase, ['classification', 'status']),
+    severity: enumOf(manualCase, ['classification', 'severity']),
+    priority: enumOf(manualCase, ['classification', 'priority']),
+    type: enumOf(manualCase, ['classification', 'type']),
+    layer: enumOf(manualCase, ['classification', 'layer']),
+    behavior: enumOf(manualCase, ['classification', 'behavior']),
+    automationStatus: enumOf(manualCase, ['automation', 'status']),
+  };
+  const lines = Object.entries(sets).map(([name, values]) => `  ${name}: ${JSON.stringify(values)},`);
+  return [
+    '/** The value sets of a manual case, in the order the API declares them. */',
+    `export const MANUAL_CASE_VALUES = {\n${lines.join('\n')}\n} as const;`,
+    '/** The results of a case in a manual run. */',
+    `export const RUN_CASE_RESULTS = ${JSON.stringify(enumOf(run, ['testCases', '[]', 'result']))} as const;`,
+    '',
+  ].join('\n');
 }
 
 async function bundle(): Promise<void> {

@@ -35,3 +35,4 @@ export { replayRule, type Replay, type ReplayRule } from './replay';
 export type { FetchLike } from './transport';
 export type * from './types';
 export { VERSION } from './generated/version';
+export { MANUAL_CASE_VALUES, RUN_CASE_RESULTS } from './generated/values';

@@ -1,57 +1,17 @@
 /**
- * The value sets of a manual case (spec §2), as the API answers them, with the words a person reads. The
- * arrays are checked against the client's types: a value the API stops answering fails the build.
+ * The value sets of a manual case (spec §2), as the API declares them: taken from @verdict/client, which
+ * generates them from the OpenAPI document, so the app offers exactly what the API accepts and answers.
+ * Here, the words a person reads.
  */
-import type { ManualCase } from '../api/queries';
+import { MANUAL_CASE_VALUES } from '@verdict/client';
 
-type Classification = ManualCase['classification'];
-
-export const CASE_STATUSES = ['active', 'draft', 'deprecated'] as const satisfies Classification['status'][];
-export const SEVERITIES = [
-  'blocker',
-  'critical',
-  'major',
-  'normal',
-  'minor',
-  'trivial',
-  'not_set',
-] as const satisfies Classification['severity'][];
-export const PRIORITIES = [
-  'critical',
-  'high',
-  'medium',
-  'low',
-  'not_set',
-] as const satisfies Classification['priority'][];
-export const CASE_TYPES = [
-  'smoke',
-  'regression',
-  'functional',
-  'integration',
-  'e2e',
-  'api',
-  'unit',
-  'performance',
-  'security',
-  'accessibility',
-  'usability',
-  'compatibility',
-  'acceptance',
-  'exploratory',
-  'other',
-] as const satisfies Classification['type'][];
-export const LAYERS = ['e2e', 'api', 'unit', 'not_set'] as const satisfies Classification['layer'][];
-export const BEHAVIORS = [
-  'positive',
-  'negative',
-  'destructive',
-  'not_set',
-] as const satisfies Classification['behavior'][];
-export const AUTOMATION_STATUSES = [
-  'manual',
-  'automated',
-  'to_be_automated',
-] as const satisfies ManualCase['automation']['status'][];
+export const CASE_STATUSES = MANUAL_CASE_VALUES.status;
+export const SEVERITIES = MANUAL_CASE_VALUES.severity;
+export const PRIORITIES = MANUAL_CASE_VALUES.priority;
+export const CASE_TYPES = MANUAL_CASE_VALUES.type;
+export const LAYERS = MANUAL_CASE_VALUES.layer;
+export const BEHAVIORS = MANUAL_CASE_VALUES.behavior;
+export const AUTOMATION_STATUSES = MANUAL_CASE_VALUES.automationStatus;
 
 const WORDS: Record<string, string> = { e2e: 'E2E', api: 'API', not_set: 'Not set' };
 

@@ -1,4 +1,4 @@
-import { unwrap } from '@verdict/client';
+import { MANUAL_CASE_VALUES, RUN_CASE_RESULTS, unwrap } from '@verdict/client';
 import { z } from 'zod';
 import { count } from '../render/markdown';
 import { renderManualCase, renderManualCaseList, renderManualRun, renderRunCase } from '../render/manual';
@@ -13,30 +13,15 @@ import { BudgetChars, dataOf, defineTool, Id, Limit, Page, TextList, type ToolCo
 
 const signalOf = (context: ToolContext) => (context.signal ? { signal: context.signal } : {});
 
-const CaseStatus = z.enum(['active', 'draft', 'deprecated']);
-const Priority = z.enum(['critical', 'high', 'medium', 'low', 'not_set']);
-const Severity = z.enum(['blocker', 'critical', 'major', 'normal', 'minor', 'trivial', 'not_set']);
-const CaseType = z.enum([
-  'smoke',
-  'regression',
-  'functional',
-  'integration',
-  'e2e',
-  'api',
-  'unit',
-  'performance',
-  'security',
-  'accessibility',
-  'usability',
-  'compatibility',
-  'acceptance',
-  'exploratory',
-  'other',
-]);
-const Layer = z.enum(['e2e', 'api', 'unit', 'not_set']);
-const Behavior = z.enum(['positive', 'negative', 'destructive', 'not_set']);
-const AutomationStatus = z.enum(['manual', 'automated', 'to_be_automated']);
-const RunCaseResult = z.enum(['passed', 'failed', 'blocked', 'skipped', 'retest', 'untested']);
+// The value sets as the API declares them (generated into @verdict/client from the OpenAPI document).
+const CaseStatus = z.enum(MANUAL_CASE_VALUES.status);
+const Priority = z.enum(MANUAL_CASE_VALUES.priority);
+const Severity = z.enum(MANUAL_CASE_VALUES.severity);
+const CaseType = z.enum(MANUAL_CASE_VALUES.type);
+const Layer = z.enum(MANUAL_CASE_VALUES.layer);
+const Behavior = z.enum(MANUAL_CASE_VALUES.behavior);
+const AutomationStatus = z.enum(MANUAL_CASE_VALUES.automationStatus);
+const RunCaseResult = z.enum(RUN_CASE_RESULTS);
 
 export const listManualCases = defineTool({
   name: 'list_manual_cases',
