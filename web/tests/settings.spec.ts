@@ -63,7 +63,7 @@ test.describe('project settings: webhooks', () => {
       const shown = page.getByLabel('Signing secret', { exact: true });
       await expect(shown).toHaveText(/^whsec_\S+$/);
       const secret = (await shown.textContent()) ?? '';
-      await page.getByRole('button', { name: 'Copy the secret' }).click();
+      await page.getByRole('button', { name: 'Copy the signing secret' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       await page.getByRole('button', { name: 'I have copied it' }).click();
       const row = page

@@ -11,7 +11,6 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   MultiSelect,
   Progress,
   SegmentedControl,
@@ -28,7 +27,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describeError, verdict } from '../api/client';
 import {
   manualCasesQuery,
@@ -44,6 +43,7 @@ import {
 import { useCanWrite } from '../api/role';
 import { AnchorLink } from '../components/AnchorLink';
 import { AssigneeSelect } from '../components/AssigneeSelect';
+import { DialogForm } from '../components/DialogForm';
 import { StatusBadge } from '../components/badges';
 import { formatAgo, formatDate, formatTime } from '../components/format';
 import { toneOf } from '../components/Tone';
@@ -285,56 +285,6 @@ function RunsTable({ projectId, runs }: { projectId: string; runs: ManualRunSumm
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
-  );
-}
-
-/** A dialog's form: its fields, its error, Cancel and the submit button. */
-function DialogForm({
-  title,
-  onClose,
-  onSubmit,
-  pending,
-  error,
-  submit,
-  disabled,
-  children,
-}: {
-  title: string;
-  onClose: () => void;
-  onSubmit: () => void;
-  pending: boolean;
-  error: unknown;
-  submit: string;
-  disabled: boolean;
-  children: ReactNode;
-}) {
-  const described = error ? describeError(error) : null;
-  return (
-    <Modal opened onClose={onClose} title={title} size="lg">
-      <form
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          onSubmit();
-        }}
-      >
-        <Stack>
-          {children}
-          {described ? (
-            <Alert color="red" variant="light" title={described.title} role="alert">
-              {described.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={pending} disabled={disabled}>
-              {submit}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }
 

@@ -5,13 +5,10 @@
  * tokens (settings/OwnTokensSection).
  */
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
-  Code,
   Group,
-  Modal,
   Select,
   Stack,
   Switch,
@@ -23,12 +20,13 @@ import {
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { describeError, verdict } from '../api/client';
 import { webhookDeliveriesQuery, webhooksQuery, type Webhook, type WebhookDelivery } from '../api/queries';
 import { useCanManageWebhooks } from '../api/role';
 import { StatusBadge } from '../components/badges';
-import { CopyText } from '../components/CopyButton';
+import { DialogForm } from '../components/DialogForm';
+import { SecretOnceDialog } from '../components/SecretOnceDialog';
 import { formatAgo, formatTime } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
 import { settingsRoute } from '../router';
@@ -127,23 +125,14 @@ export function SettingsPage() {
           }}
         />
       ) : null}
-      <Modal opened={secret !== null} onClose={() => setSecret(null)} title="The webhook’s signing secret">
-        <Stack>
-          <Text size="sm">
-            Copy it now: it is shown this once. Your receiver checks each delivery’s X-Service-Signature with
-            it.
-          </Text>
-          <Code block aria-label="Signing secret">
-            {secret}
-          </Code>
-          <Group justify="space-between">
-            <CopyText value={secret ?? ''} label="Copy the secret" />
-            <Button variant="default" onClick={() => setSecret(null)}>
-              I have copied it
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretOnceDialog
+        secret={secret}
+        title="The webhook’s signing secret"
+        name="signing secret"
+        onClose={() => setSecret(null)}
+      >
+        Your receiver checks each delivery’s X-Service-Signature with it.
+      </SecretOnceDialog>
     </Stack>
   );
 }
@@ -444,68 +433,49 @@ function WebhookDialog({
       else onClose();
     },
   });
-  const error = save.isError ? describeError(save.error) : null;
   return (
-    <Modal opened onClose={onClose} title={webhook ? 'Edit webhook' : 'New webhook'} size="lg">
-      <form
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="URL"
-            required
-            data-autofocus
-            placeholder="https://ci.example.com/hooks/verdict"
-            value={url}
-            maxLength={2000}
-            onChange={(event) => setUrl(event.currentTarget.value)}
-          />
-          <Checkbox.Group label="Events" value={events} onChange={setEvents} required>
-            <Group mt={4}>
-              {EVENTS.map((event) => (
-                <Checkbox key={event} value={event} label={event} />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <Select
-            label="Outcome (run.finished only)"
-            data={[
-              { value: 'any', label: 'Any' },
-              { value: 'failed', label: 'Failed runs' },
-              { value: 'passed', label: 'Passed runs' },
-            ]}
-            value={outcome}
-            onChange={(value) => setOutcome((value as Outcome | null) ?? 'any')}
-            allowDeselect={false}
-          />
-          <TextInput
-            label="Description"
-            value={description}
-            maxLength={500}
-            onChange={(event) => setDescription(event.currentTarget.value)}
-          />
-          {error ? (
-            <Alert color="red" variant="light" title={error.title} role="alert">
-              {error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              loading={save.isPending}
-              disabled={url.trim() === '' || events.length === 0}
-            >
-              {webhook ? 'Save' : 'Create webhook'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <DialogForm
+      title={webhook ? 'Edit webhook' : 'New webhook'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      pending={save.isPending}
+      error={save.error}
+      submit={webhook ? 'Save' : 'Create webhook'}
+      disabled={url.trim() === '' || events.length === 0}
+    >
+      <TextInput
+        label="URL"
+        required
+        data-autofocus
+        placeholder="https://ci.example.com/hooks/verdict"
+        value={url}
+        maxLength={2000}
+        onChange={(event) => setUrl(event.currentTarget.value)}
+      />
+      <Checkbox.Group label="Events" value={events} onChange={setEvents} required>
+        <Group mt={4}>
+          {EVENTS.map((event) => (
+            <Checkbox key={event} value={event} label={event} />
+          ))}
+        </Group>
+      </Checkbox.Group>
+      <Select
+        label="Outcome (run.finished only)"
+        data={[
+          { value: 'any', label: 'Any' },
+          { value: 'failed', label: 'Failed runs' },
+          { value: 'passed', label: 'Passed runs' },
+        ]}
+        value={outcome}
+        onChange={(value) => setOutcome((value as Outcome | null) ?? 'any')}
+        allowDeselect={false}
+      />
+      <TextInput
+        label="Description"
+        value={description}
+        maxLength={500}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+      />
+    </DialogForm>
   );
 }

@@ -5,13 +5,11 @@
  * role in each project, so a viewer's tokens only read.
  */
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
   Code,
   Group,
-  Modal,
   Select,
   Stack,
   Table,
@@ -22,11 +20,12 @@ import {
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { useState, type FormEvent } from 'react';
-import { describeError, verdict } from '../api/client';
+import { useState } from 'react';
+import { verdict } from '../api/client';
 import { ownTokensQuery, sessionQuery, type OwnToken, type Session } from '../api/queries';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { CopyText } from '../components/CopyButton';
+import { DialogForm } from '../components/DialogForm';
+import { SecretOnceDialog } from '../components/SecretOnceDialog';
 import { formatAgo, formatDate, formatTime } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
 import { badgeToneVars } from '../components/Tone';
@@ -97,22 +96,9 @@ export function OwnTokensSection({ projectId }: { projectId: string }) {
           }}
         />
       ) : null}
-      <Modal opened={secret !== null} onClose={() => setSecret(null)} title="Your new token">
-        <Stack>
-          <Text size="sm">
-            Copy it now: it is shown this once. Send it as <Code>Authorization: Bearer …</Code>.
-          </Text>
-          <Code block aria-label="Token">
-            {secret}
-          </Code>
-          <Group justify="space-between">
-            <CopyText value={secret ?? ''} label="Copy the token" />
-            <Button variant="default" onClick={() => setSecret(null)}>
-              I have copied it
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretOnceDialog secret={secret} title="Your new token" name="token" onClose={() => setSecret(null)}>
+        Send it as <Code>Authorization: Bearer …</Code>.
+      </SecretOnceDialog>
       {revoking ? <RevokeDialog token={revoking} onClose={() => setRevoking(null)} /> : null}
     </Stack>
   );
@@ -238,63 +224,44 @@ function IssueTokenDialog({
       onIssued(secret);
     },
   });
-  const error = issue.isError ? describeError(issue.error) : null;
   return (
-    <Modal opened onClose={onClose} title="New token" size="lg">
-      <form
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          issue.mutate();
-        }}
-      >
-        <Stack>
-          <TextInput
-            label="Name"
-            description="Where it will be used: a CI job, a laptop"
-            required
-            data-autofocus
-            value={name}
-            maxLength={100}
-            onChange={(event) => setName(event.currentTarget.value)}
-          />
-          <Select
-            label="Expires after"
-            data={EXPIRIES}
-            value={days}
-            onChange={(value) => setDays(value ?? '90')}
-            allowDeselect={false}
-          />
-          <Checkbox.Group label="Projects" value={projectIds} onChange={setProjectIds} required>
-            <Stack gap={4} mt={4}>
-              {projects.map((project) => (
-                <Checkbox
-                  key={project.id}
-                  value={project.id}
-                  label={`${project.organizationName} / ${project.name} (${project.role ?? 'no role'})`}
-                />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          {error ? (
-            <Alert color="red" variant="light" title={error.title} role="alert">
-              {error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              loading={issue.isPending}
-              disabled={name.trim() === '' || projectIds.length === 0}
-            >
-              Issue token
-            </Button>
-          </Group>
+    <DialogForm
+      title="New token"
+      onClose={onClose}
+      onSubmit={() => issue.mutate()}
+      pending={issue.isPending}
+      error={issue.error}
+      submit="Issue token"
+      disabled={name.trim() === '' || projectIds.length === 0}
+    >
+      <TextInput
+        label="Name"
+        description="Where it will be used: a CI job, a laptop"
+        required
+        data-autofocus
+        value={name}
+        maxLength={100}
+        onChange={(event) => setName(event.currentTarget.value)}
+      />
+      <Select
+        label="Expires after"
+        data={EXPIRIES}
+        value={days}
+        onChange={(value) => setDays(value ?? '90')}
+        allowDeselect={false}
+      />
+      <Checkbox.Group label="Projects" value={projectIds} onChange={setProjectIds} required>
+        <Stack gap={4} mt={4}>
+          {projects.map((project) => (
+            <Checkbox
+              key={project.id}
+              value={project.id}
+              label={`${project.organizationName} / ${project.name} (${project.role ?? 'no role'})`}
+            />
+          ))}
         </Stack>
-      </form>
-    </Modal>
+      </Checkbox.Group>
+    </DialogForm>
   );
 }
 

@@ -1,0 +1,56 @@
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import type { FormEvent, ReactNode } from 'react';
+import { describeError } from '../api/client';
+
+/**
+ * A form in a dialog: its fields, the error of the last submission (as the API said it), Cancel and the
+ * submit button (Enter submits). Every "New …" and "Edit …" dialog of the app.
+ */
+export function DialogForm({
+  title,
+  onClose,
+  onSubmit,
+  pending,
+  error,
+  submit,
+  disabled,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  pending: boolean;
+  error: unknown;
+  submit: string;
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  const described = error ? describeError(error) : null;
+  return (
+    <Modal opened onClose={onClose} title={title} size="lg">
+      <form
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        <Stack>
+          {children}
+          {described ? (
+            <Alert color="red" variant="light" title={described.title} role="alert">
+              {described.message}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending} disabled={disabled}>
+              {submit}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
