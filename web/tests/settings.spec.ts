@@ -135,7 +135,9 @@ test.describe('project settings: webhooks', () => {
       await expect(row.getByRole('switch')).toBeChecked();
 
       await row.getByRole('button', { name: 'Delete' }).click();
-      await row.getByRole('button', { name: 'Confirm delete' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete this webhook?' });
+      await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+      await confirm.getByRole('button', { name: 'Delete webhook' }).click();
       await expect(row).toHaveCount(0);
     } finally {
       await hooks.close();

@@ -25,6 +25,7 @@ import { describeError, verdict } from '../api/client';
 import { webhookDeliveriesQuery, webhooksQuery, type Webhook, type WebhookDelivery } from '../api/queries';
 import { useCanManageWebhooks } from '../api/role';
 import { StatusBadge } from '../components/badges';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { DialogForm } from '../components/DialogForm';
 import { SecretOnceDialog } from '../components/SecretOnceDialog';
 import { formatAgo, formatTime } from '../components/format';
@@ -178,7 +179,7 @@ function WebhookRow({
   });
   const test = useSendTest(projectId, webhook.id, onTested);
   const [confirming, setConfirming] = useState(false);
-  const error = toggle.error ?? remove.error ?? test.error;
+  const error = toggle.error ?? test.error;
   return (
     <Table.Tr>
       <Table.Td maw={360}>
@@ -236,20 +237,20 @@ function WebhookRow({
               >
                 Send test event
               </Button>
-              {confirming ? (
-                <Button
-                  size="compact-xs"
-                  color="red"
-                  loading={remove.isPending}
-                  onClick={() => remove.mutate()}
-                >
-                  Confirm delete
-                </Button>
-              ) : (
-                <Button size="compact-xs" variant="default" onClick={() => setConfirming(true)}>
-                  Delete
-                </Button>
-              )}
+              <Button size="compact-xs" variant="default" onClick={() => setConfirming(true)}>
+                Delete
+              </Button>
+              <ConfirmDialog
+                opened={confirming}
+                title="Delete this webhook?"
+                confirmLabel="Delete webhook"
+                pending={remove.isPending}
+                error={remove.error}
+                onConfirm={() => remove.mutate()}
+                onClose={() => setConfirming(false)}
+              >
+                {`${webhook.url} gets no more deliveries. This cannot be undone.`}
+              </ConfirmDialog>
             </>
           ) : null}
         </Group>
