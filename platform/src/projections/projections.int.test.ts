@@ -160,6 +160,53 @@ describe.each(testDatabases())('projections on $name', ({ open }) => {
     await createProjector({ db, projection: tally(name, 2), logger: silentLogger() }).init();
   });
 
+  it('when projections replace an earlier read model that is still there, then they are built from position 0 at start and it is dropped', async () => {
+    const [earlier, first, second] = [uniqueName('single'), uniqueName('tally'), uniqueName('names')];
+    // The earlier read model has applied everything: its consumer has moved past every event.
+    const old = createProjector({ db, projection: tally(earlier, 1), logger: silentLogger() });
+    await old.init();
+    await old.applyEvents(await everything());
+    const slices = () =>
+      createProjector({
+        db,
+        name: earlier,
+        projections: [
+          { ...tally(first, 2), replaces: [earlier] },
+          { ...renames(second), replaces: [earlier] },
+        ],
+        logger: silentLogger(),
+        rebuildFrom: [store],
+      });
+    await slices().init();
+    expect(await rows(db, `SELECT stream_id, events, total FROM ${first}.tally ORDER BY stream_id`)).toEqual([
+      { stream_id: 's-1', events: 2, total: 5 },
+      { stream_id: 's-2', events: 1, total: 5 },
+    ]);
+    expect(await rows(db, `SELECT name FROM ${second}.names`)).toEqual([{ name: 'first' }]);
+    expect(await rows(db, `SELECT version FROM ${first}.projection_version`)).toEqual([{ version: 2 }]);
+    expect(await rows(db, `SELECT nspname FROM pg_namespace WHERE nspname = '${earlier}'`)).toEqual([]);
+    // Started again (the earlier one gone): nothing is rebuilt, live events go on.
+    const again = slices();
+    await again.init();
+    await store.append('s-2', [{ type: 'added', version: 1, data: { n: 1 } }], { expectedVersion: 1 });
+    expect(await again.applyEvents(await everything())).toBe(1);
+    expect(await rows(db, `SELECT total FROM ${first}.tally WHERE stream_id = 's-2'`)).toEqual([
+      { total: 6 },
+    ]);
+  });
+
+  it('when projections that replace an earlier read model start where there is none, then they start empty', async () => {
+    const name = uniqueName('tally');
+    const projector = createProjector({
+      db,
+      projection: { ...tally(name, 1), replaces: [uniqueName('never')] },
+      logger: silentLogger(),
+      rebuildFrom: [store],
+    });
+    await projector.init();
+    expect(await rows(db, `SELECT * FROM ${name}.tally`)).toEqual([]);
+  });
+
   it('when a read model predates versions (checkpoints, no version), then it counts as version 1', async () => {
     const name = uniqueName('tally');
     await createProjector({ db, projection: tally(name, 1), logger: silentLogger() }).init();

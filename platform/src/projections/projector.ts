@@ -81,6 +81,11 @@ export function createProjector(options: ProjectorOptions): Projector {
     throw new Error(`A projector of several projections needs a name matching ${IDENTIFIER}`);
   }
   const placed = list.map(place);
+  for (const earlier of list.flatMap((projection) => projection.replaces ?? [])) {
+    if (!IDENTIFIER.test(earlier) || list.some((projection) => projection.name === earlier)) {
+      throw new Error(`A projection may replace another read model's schema, not ${earlier}`);
+    }
+  }
   const logger = options.logger.child({ component: 'projector', projector: name });
 
   async function applyEvents(
@@ -106,6 +111,10 @@ export function createProjector(options: ProjectorOptions): Projector {
     name,
     async init() {
       for (const target of placed) await initProjection({ db, logger }, target, options.rebuildFrom);
+      // Every projection that replaces an earlier read model is built by now: the earlier one goes.
+      for (const earlier of new Set(list.flatMap((projection) => projection.replaces ?? []))) {
+        await db.exec(`DROP SCHEMA IF EXISTS ${earlier} CASCADE`);
+      }
     },
     applyEvents,
     subscribe(bus, topics, subscribeOptions = {}) {

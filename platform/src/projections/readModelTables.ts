@@ -17,6 +17,12 @@ export interface Projection {
   readonly version?: number;
   /** The event types it reads (default: every event). The others only move its checkpoints on. */
   readonly canHandle?: readonly string[];
+  /**
+   * The schemas of earlier read models it takes over (a service's single read model cut into slices).
+   * Created while one of them is still there, it is built from position 0 as after a version bump, and
+   * its projector drops them once all its projections are ready.
+   */
+  readonly replaces?: readonly string[];
   /** Creates its tables inside `schema`; idempotent. */
   setup(tx: SqlExecutor, schema: string): Promise<void>;
   /** Applies events, each new to the projection and in order within its stream, inside the transaction. */

@@ -83,6 +83,21 @@ export async function rebuildProjection(
   return total;
 }
 
+/** Whether `live` is yet to be created while one of the schemas it replaces is there. */
+async function replacesExisting(
+  tx: SqlExecutor,
+  live: string,
+  replaces: readonly string[],
+): Promise<boolean> {
+  if (replaces.length === 0) return false;
+  const { rows } = await tx.query<{ live: string | null; earlier: boolean }>(
+    `SELECT to_regnamespace($1)::text AS live,
+       EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ANY($2::text[])) AS earlier`,
+    [live, [...replaces]],
+  );
+  return rows[0]?.live == null && rows[0]?.earlier === true;
+}
+
 /**
  * Creates a projection's live tables, or rebuilds them from `sources` when their stored version is older
  * than its code's. Without sources, an older version refuses to start: applying new code to old tables
@@ -100,7 +115,10 @@ export async function initProjection(
     await warnWhileSlow(context.logger, `waiting for the lock of read model ${projection.name}`, () =>
       tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]),
     );
-    const stored = await prepareSchema(tx, live, version);
+    // A read model taking over from an earlier one starts at version 0: built from position 0 below, and
+    // again at the next start should that fail before its swap.
+    const takesOver = await replacesExisting(tx, live, projection.replaces ?? []);
+    const stored = await prepareSchema(tx, live, takesOver ? 0 : version);
     // The old tables may lack what the new setup refers to (an index on a new column): not touched.
     if (stored < version) return false;
     if (stored > version) {
