@@ -37,9 +37,9 @@ const REQUESTS = 1_000;
 const CLIENTS = 2;
 const P99_TARGET_MS = 30;
 const SEED_CONCURRENCY = 16;
-/** The service's schemas in its distributed mode (module.ts defaults). */
+/** The service's schemas in its distributed mode (module.ts defaults): its store, its case list read model. */
 const STORE_SCHEMA = 'manual_testing';
-const READ_SCHEMA = 'manual_testing_read';
+const READ_SCHEMA = 'manual_testing_read_case_list';
 
 const progress = (message: string) => process.stderr.write(`[bench] manual: ${message}\n`);
 

@@ -13,20 +13,51 @@ import {
   type Clock,
   type EventBus,
   type Logger,
+  type Projection,
   type Projector,
   type SqlDatabase,
   type Subscription,
 } from '@verdict/platform';
+import { caseHistoryProjection } from './cases/caseHistory';
+import { caseListProjection } from './cases/caseList';
 import { caseRoutes } from './cases/routes';
 import { LINKS_READ_MODEL, linkedTestsProjection } from './links/linkedTests';
-import { MANUAL_READ_MODEL, manualReadModel } from './projections/readModel';
-import type { ManualReadStore } from './projections/queries';
+import { releaseListProjection } from './releases/releaseList';
 import { releaseRoutes } from './releases/routes';
+import { runProgressProjection } from './runs/runProgress';
 import { runRoutes } from './runs/routes';
 import { sessionRoutes } from './sessions/routes';
+import { sessionListProjection } from './sessions/sessionList';
+import { readModelSchemas, type ManualReadModels, type ManualReadStore } from './shared/readStore';
 import type { RouteDeps } from './shared/routeDeps';
 import { createWrites } from './shared/writes';
 import { suiteRoutes } from './suites/routes';
+import { suiteTreeProjection } from './suites/suiteTree';
+import { userDirectoryProjection } from './users/userDirectory';
+
+/**
+ * The name of the projector of the service's read models (its consumer group), the prefix of their schemas,
+ * and the schema of the single read model they replaced.
+ */
+export const MANUAL_READ_MODEL = 'manual_testing_read';
+
+/**
+ * The read models of the service's own topic and of identity, one per slice, run by one projector (one
+ * transaction per batch). Each takes over from the single read model of earlier versions (`legacy`): an
+ * existing deployment's is rebuilt from position 0 into the slices at start, then dropped.
+ */
+export function manualReadModels(schemas: ManualReadModels, legacy: string): Projection[] {
+  const slices = [
+    userDirectoryProjection(schemas.users),
+    suiteTreeProjection(schemas.suiteTree),
+    caseListProjection(schemas.caseList),
+    caseHistoryProjection(schemas.caseHistory),
+    runProgressProjection(schemas.runProgress),
+    releaseListProjection(schemas.releaseList),
+    sessionListProjection(schemas.sessionList),
+  ];
+  return slices.map((projection) => ({ ...projection, replaces: [legacy] }));
+}
 
 /** The manual-testing event store schema and the topic its events travel on, keyed by project. */
 export const MANUAL_TESTING_SCHEMA = 'manual_testing';
@@ -62,6 +93,7 @@ export interface ManualTestingSettings {
   names?: {
     storeSchema?: string;
     topic?: string;
+    /** The projector of the read models, and the prefix of their schemas (`<prefix>_case_list`, …). */
     readModelSchema?: string;
     linksSchema?: string;
     identityTopic?: string;
@@ -99,6 +131,7 @@ export function createManualTestingModule(
   const testResultsTopic = names.testResultsTopic ?? TEST_RESULTS_TOPIC;
   const readSchema = names.readModelSchema ?? MANUAL_READ_MODEL;
   const linksSchema = names.linksSchema ?? LINKS_READ_MODEL;
+  const schemas = readModelSchemas(readSchema, linksSchema);
   const logger = ports.logger.child({ component: 'manual-testing' });
   const store = createSqlEventStore({ db: ports.db, schema, clock: ports.clock });
   // Keyed by project: a run and the cases it pins stay in commit order for every consumer.
@@ -114,7 +147,8 @@ export function createManualTestingModule(
   // Each is rebuilt at start from the stores of the topics it consumes when its version moves on.
   const readModel = createProjector({
     db: ports.db,
-    projection: manualReadModel(readSchema),
+    name: readSchema,
+    projections: manualReadModels(schemas, readSchema),
     logger,
     rebuildFrom: [store, storeOf(names.identityStoreSchema ?? IDENTITY_STORE)],
   });
@@ -127,7 +161,8 @@ export function createManualTestingModule(
   const writes = createWrites({
     store,
     db: ports.db,
-    readModel: readSchema,
+    // One transaction applies a batch to every slice: any slice's checkpoints say what all of them hold.
+    readModel: schemas.caseList,
     onAppended: () => relay.notify(),
     ...(settings.readYourWritesTimeoutMs === undefined
       ? {}
@@ -135,8 +170,7 @@ export function createManualTestingModule(
   });
   const read: ManualReadStore = {
     db: ports.db,
-    schema: readSchema,
-    links: linksSchema,
+    schemas,
     counts: new Map(),
     signBlobUrl: (key) =>
       signBlobUrl({

@@ -226,7 +226,7 @@ export async function startWithUsers(db: SqlDatabase, options: { bus?: EventBus;
   await service.publishIdentity(identityEvents());
   await eventually(async () => {
     const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${service.names.readModelSchema}.memberships`,
+      `SELECT count(*)::int AS n FROM ${service.names.readModelSchema}_users.memberships`,
     );
     return rows[0]?.n === 2;
   });

@@ -14,14 +14,11 @@ import {
   type BoundRoute,
   type ProjectContext,
 } from '@verdict/platform';
-import {
-  caseDetail,
-  caseHistory,
-  caseIdOf,
-  listCases,
-  suitePath,
-  type ManualReadStore,
-} from '../projections/queries';
+import type { ManualReadStore } from '../shared/readStore';
+import { suitePath } from '../suites/suiteTree';
+import { caseDetail, caseIdOf } from './caseDetail';
+import { caseHistory } from './caseHistory';
+import { listCases } from './caseList';
 import type { RouteDeps } from '../shared/routeDeps';
 import { caseStream } from './case';
 import { caseDecider } from './decide';

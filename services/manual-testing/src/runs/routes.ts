@@ -14,18 +14,14 @@ import {
   type BoundRoute,
   type ProjectContext,
 } from '@verdict/platform';
-import {
-  casesForRun,
-  listRuns,
-  memberUserId,
-  releaseIdOf,
-  runCase,
-  runDetail,
-  runIdOf,
-  type ManualReadStore,
-} from '../projections/queries';
+import { casesForRun } from '../cases/caseDetail';
+import { releaseIdOf } from '../releases/releaseList';
+import type { ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
+import { suiteExists } from '../suites/suiteTree';
+import { memberUserId } from '../users/userDirectory';
 import { runDecider, runStream } from './run';
+import { listRuns, runCase, runDetail, runIdOf } from './runProgress';
 
 /** A user `_id` or e-mail among the members of the caller's organization; a 400 naming the field if not. */
 export async function assigneeOf(
@@ -76,14 +72,7 @@ async function createRun(deps: RouteDeps, body: CreateManualRunRequest, ctx: Pro
     throw new ValidationError(`caseIds: no case ${missing.slice(0, 10).join(', ')} in the project`);
   }
   for (const suiteId of body.suiteIds ?? []) {
-    if (
-      !(
-        await read.db.query(
-          `SELECT 1 FROM ${read.schema}.suites WHERE project_id = $1 AND id = $2 AND NOT deleted`,
-          [projectId, suiteId],
-        )
-      ).rowCount
-    ) {
+    if (!(await suiteExists(read, projectId, suiteId))) {
       throw new ValidationError(`suiteIds: no suite ${suiteId} in the project`);
     }
   }

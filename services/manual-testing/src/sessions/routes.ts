@@ -16,10 +16,12 @@ import {
   type ProjectContext,
 } from '@verdict/platform';
 import type { z } from 'zod';
-import { listSessions, releaseIdOf, sessionDetail, type ManualReadStore } from '../projections/queries';
+import { releaseIdOf } from '../releases/releaseList';
 import { assigneeOf } from '../runs/routes';
+import type { ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { sessionDecider, sessionStream } from './session';
+import { listSessions, sessionDetail } from './sessionList';
 
 const findingOf = (input: z.infer<typeof FindingInput>): Finding =>
   typeof input === 'string'

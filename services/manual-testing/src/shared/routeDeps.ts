@@ -1,5 +1,5 @@
 import type { BlobStore, Clock } from '@verdict/platform';
-import type { ManualReadStore } from '../projections/queries';
+import type { ManualReadStore } from './readStore';
 import type { Writes } from './writes';
 
 /** What every route of the service is built from. */

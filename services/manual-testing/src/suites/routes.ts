@@ -9,15 +9,10 @@ import {
   ValidationError,
   type BoundRoute,
 } from '@verdict/platform';
-import {
-  findSuite,
-  listSuites,
-  suiteChildren,
-  suitePath,
-  type ManualReadStore,
-} from '../projections/queries';
+import type { ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { suiteDecider, suiteStream } from './suite';
+import { findSuite, listSuites, suiteChildren, suitePath } from './suiteTree';
 
 /** Deepest nesting accepted: deep enough for any real tree, shallow enough to walk in one query. */
 const MAX_DEPTH = 20;
