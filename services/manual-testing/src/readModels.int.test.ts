@@ -14,13 +14,28 @@ import {
   UserCreated,
   type EventEnvelope,
 } from '@verdict/contracts';
-import { createProjector, silentLogger, type SqlDatabase } from '@verdict/platform';
+import {
+  createInProcessBus,
+  createMemoryCheckpointStore,
+  createProjector,
+  createSqlEventStore,
+  silentLogger,
+  type SqlDatabase,
+} from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
 import { DEFAULT_CONTENT } from './cases/decide';
 import { linkedTestsProjection } from './links/linkedTests';
 import { manualReadModels } from './module';
 import { readModelSchemas, type ManualReadModels } from './shared/readStore';
+import {
+  identityEvents,
+  PROJECT,
+  startService,
+  startWithUsers,
+  TESTER,
+  type RunningService,
+} from './testing';
 
 const at = '2026-03-01T10:00:00.000Z';
 const by = 'user-1';
@@ -237,5 +252,107 @@ describe.each(testDatabases())('the read models on $name', (database) => {
     });
     expect(await snapshot(db, schemas)).toEqual(once);
     expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+  });
+});
+
+describe.each(testDatabases())('an upgrade from the single read model on $name', (database) => {
+  let db: SqlDatabase;
+  beforeAll(async () => {
+    db = await database.open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  /** Every read of the service over what the scenario wrote (signed URLs left out: they carry an expiry). */
+  async function answers(service: RunningService) {
+    const reads = [
+      '/manual-tests?limit=100',
+      '/manual-tests?status=active&sortBy=title',
+      '/manual-tests?search=sign',
+      '/manual-test-cases/TC-1',
+      '/manual-test-cases/TC-2/history',
+      '/manual-suites',
+      '/manual-runs',
+      '/manual-runs/RUN-1',
+      '/releases',
+      '/releases/MS-1',
+      '/sessions',
+    ];
+    const all: Record<string, unknown> = {};
+    for (const read of reads) {
+      const answer = await service.call('GET', `/${PROJECT}${read}`);
+      expect(answer.status).toBe(200);
+      all[read] = JSON.parse(JSON.stringify(answer.body), (key, value: unknown) =>
+        key === 'blobUrl' ? undefined : value,
+      );
+    }
+    return all;
+  }
+
+  it('when a deployment of the single read model starts with the slices, then they are rebuilt from position 0, answer the same, and the old schema is gone', async () => {
+    const bus = createInProcessBus();
+    const checkpoints = createMemoryCheckpointStore();
+    const identitySchema = uniqueName('gwi');
+    const identityStore = createSqlEventStore({ db, schema: identitySchema });
+    await identityStore.init();
+    // The users the gateway's store holds (what a rebuild reads) and its relay published.
+    for (const event of identityEvents()) {
+      const data = event.data as { userId: string; organizationId?: string };
+      const streamId = event.type === 'user.created' ? `user-${data.userId}` : `member-${data.userId}`;
+      await identityStore.append(streamId, [event], { expectedVersion: 'any' });
+    }
+    const first = await startWithUsers(db, { bus, checkpoints });
+    const names = { ...first.names, identityStoreSchema: identitySchema };
+    const write = async (method: string, url: string, body: unknown) => {
+      const answer = await first.call(method, `/${PROJECT}${url}`, body);
+      if (answer.status >= 300) throw new Error(`${method} ${url}: ${JSON.stringify(answer.body)}`);
+      return answer.body.data as { _id: string };
+    };
+    const suite = await write('POST', '/manual-suites', { name: 'Checkout' });
+    await write('POST', '/manual-suites', { name: 'Cart', parentId: suite._id });
+    await write('POST', '/manual-test-cases', { title: 'Log in', suiteId: suite._id, status: 'active' });
+    await write('POST', '/manual-test-cases', { title: 'Pay', tags: ['smoke'] });
+    await write('PATCH', '/manual-test-cases/TC-2', { title: 'Sign and pay', priority: 'high' });
+    await write('PATCH', '/manual-test-cases/TC-2', { comments: ['checked on staging'], issues: ['JIRA-7'] });
+    await write('POST', '/releases', { name: '1.0', startDate: '2026-03-01' });
+    await write('POST', '/manual-runs', {
+      name: 'Regression',
+      releaseId: 'MS-1',
+      assigneeUserId: TESTER.email,
+    });
+    const run = await first.call('GET', `/${PROJECT}/manual-runs/RUN-1`);
+    const runCase = (run.body.data as { testCases: { _id: string }[] }).testCases[0]?._id ?? '';
+    await write('PATCH', `/manual-runs/RUN-1/test-cases/${runCase}`, { result: 'failed', elapsed: 30 });
+    await write('PATCH', `/manual-runs/RUN-1/test-cases/${runCase}`, { comment: 'declined' });
+    await write('PATCH', '/manual-test-cases/TC-1', { title: 'Log in with SSO' });
+    await write('POST', '/sessions', { charter: 'Explore refunds', releaseId: 'MS-1' });
+    const before = await answers(first);
+    await first.stop();
+
+    // What the single read model left: its schema (checkpoints at the head of every stream it applied,
+    // its tables) and a consumer that has read everything; no slices.
+    const schemas = readModelSchemas(names.readModelSchema, names.linksSchema);
+    const legacy = names.readModelSchema;
+    const applied = await db.query(`SELECT * FROM ${schemas.caseList}.projection_checkpoints`);
+    expect(applied.rows.length).toBeGreaterThan(0);
+    for (const [model, schema] of Object.entries(schemas)) {
+      if (model !== 'links') await db.exec(`DROP SCHEMA ${schema} CASCADE`);
+    }
+    await db.exec(`CREATE SCHEMA ${legacy}`);
+    await db.exec(
+      `CREATE TABLE ${legacy}.projection_checkpoints (stream_id text PRIMARY KEY, stream_position integer NOT NULL)`,
+    );
+    await db.exec(`CREATE TABLE ${legacy}.cases (id text PRIMARY KEY, project_id text NOT NULL)`);
+
+    const second = await startService(db, { bus, checkpoints, names });
+    try {
+      expect(await answers(second)).toEqual(before);
+      const left = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname = $1`, [legacy]);
+      expect(left.rows).toEqual([]);
+    } finally {
+      await second.stop();
+      await bus.close();
+    }
   });
 });

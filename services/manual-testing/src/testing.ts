@@ -23,12 +23,13 @@ import {
   silentLogger,
   systemClock,
   toMessage,
+  type CheckpointStore,
   type Clock,
   type EventBus,
   type InternalIdentity,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { createManualTestingModule, type ManualTestingModule } from './module';
+import { createManualTestingModule, type ManualTestingModule, type ManualTestingSettings } from './module';
 
 // ---------------------------------------------------------------------------------------------------------
 // FOR TESTS ONLY: the module mounted in an HTTP app, called as the gateway would (internal JWT).
@@ -43,11 +44,19 @@ export interface Answer<T = unknown> {
   body: { success: boolean; data: T; pagination?: unknown; error?: { code: string; message: string } };
 }
 
+type ServiceNames = Required<
+  Pick<
+    NonNullable<ManualTestingSettings['names']>,
+    'storeSchema' | 'topic' | 'readModelSchema' | 'linksSchema' | 'identityTopic' | 'testResultsTopic'
+  >
+> &
+  NonNullable<ManualTestingSettings['names']>;
+
 export interface RunningService {
   module: ManualTestingModule;
   base: string;
   bus: EventBus;
-  names: { identityTopic: string; testResultsTopic: string; readModelSchema: string; linksSchema: string };
+  names: ServiceNames;
   // Answers are read field by field in tests; typing each one would say nothing the assertions don't.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   call<T = any>(
@@ -85,14 +94,20 @@ function envelopeOf(
   };
 }
 
-export async function startService(
-  db: SqlDatabase,
-  options: { bus?: EventBus; clock?: Clock } = {},
-): Promise<RunningService> {
+export interface ServiceOptions {
+  bus?: EventBus;
+  clock?: Clock;
+  /** The relay's checkpoints: given, a service started again on the same bus publishes nothing twice. */
+  checkpoints?: CheckpointStore;
+  /** Schemas and topics (those of a service started before, to start it again); unique ones otherwise. */
+  names?: ServiceNames;
+}
+
+export async function startService(db: SqlDatabase, options: ServiceOptions = {}): Promise<RunningService> {
   const secret = newSecret(32);
   const bus = options.bus ?? createInProcessBus();
   const blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-manual-'));
-  const names = {
+  const names: ServiceNames = options.names ?? {
     storeSchema: uniqueName('mt'),
     topic: uniqueName('mt'),
     readModelSchema: uniqueName('mtr'),
@@ -105,7 +120,7 @@ export async function startService(
       db,
       bus,
       blobs: createFilesystemBlobStore({ root: blobDir }),
-      checkpoints: createMemoryCheckpointStore(),
+      checkpoints: options.checkpoints ?? createMemoryCheckpointStore(),
       clock: options.clock ?? systemClock,
       logger: silentLogger(),
     },
@@ -221,7 +236,7 @@ export function identityEvents() {
  * Starts the service and announces the organization's users on the identity topic; resolves once the
  * read model knows them.
  */
-export async function startWithUsers(db: SqlDatabase, options: { bus?: EventBus; clock?: Clock } = {}) {
+export async function startWithUsers(db: SqlDatabase, options: ServiceOptions = {}) {
   const service = await startService(db, options);
   await service.publishIdentity(identityEvents());
   await eventually(async () => {
