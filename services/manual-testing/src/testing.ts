@@ -15,6 +15,7 @@ import {
   createHttpApp,
   createInProcessBus,
   createMemoryCheckpointStore,
+  createProjector,
   INTERNAL_IDENTITY_HEADER,
   listen,
   mintInternalToken,
@@ -29,7 +30,14 @@ import {
   type InternalIdentity,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { createManualTestingModule, type ManualTestingModule, type ManualTestingSettings } from './module';
+import { linkedTestsProjection } from './links/linkedTests';
+import {
+  createManualTestingModule,
+  manualReadModels,
+  type ManualTestingModule,
+  type ManualTestingSettings,
+} from './module';
+import { readModelSchemas, type ManualReadModels, type ManualReadStore } from './shared/readStore';
 
 // ---------------------------------------------------------------------------------------------------------
 // FOR TESTS ONLY: the module mounted in an HTTP app, called as the gateway would (internal JWT).
@@ -261,3 +269,22 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * Every read model of the service, empty, in schemas of its own: a slice's test reads its projectionSpec
+ * schema in their place (`readStoreOf(db, { ...others, caseList: schema })`), the rest joins empty tables.
+ */
+export async function emptyReadModels(db: SqlDatabase): Promise<ManualReadModels> {
+  const prefix = uniqueName('mte');
+  const schemas = readModelSchemas(prefix, `${prefix}_links`);
+  const projections = [...manualReadModels(schemas, prefix), linkedTestsProjection(schemas.links)];
+  await createProjector({ db, name: prefix, projections, logger: silentLogger() }).init();
+  return schemas;
+}
+
+/** The read store the queries take, on these schemas; a blob URL is its key. */
+export const readStoreOf = (db: SqlDatabase, schemas: ManualReadModels): ManualReadStore => ({
+  db,
+  schemas,
+  signBlobUrl: (key) => `blob:${key}`,
+});

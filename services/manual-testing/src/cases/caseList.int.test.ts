@@ -1,0 +1,122 @@
+import {
+  ManualCaseAttachmentAdded,
+  ManualCaseCreated,
+  ManualCaseRevised,
+  ManualCasesQuery,
+  type CaseContent,
+} from '@verdict/contracts';
+import type { SqlDatabase } from '@verdict/platform';
+import { testDatabases } from '@verdict/platform/testing/databases';
+import { projectionSpec } from '@verdict/platform/testing/projections';
+import { emptyReadModels, readStoreOf } from '../testing';
+import type { ManualReadModels } from '../shared/readStore';
+import { caseDetail } from './caseDetail';
+import { caseListProjection, listCases } from './caseList';
+import { DEFAULT_CONTENT } from './decide';
+
+const at = '2026-03-01T10:00:00.000Z';
+const by = 'user-1';
+
+const created = (caseId: string, number: number, content: Partial<CaseContent>) => ({
+  ...ManualCaseCreated.of({
+    caseId,
+    projectId: 'project-1',
+    number,
+    content: { ...DEFAULT_CONTENT, ...content },
+    comments: [],
+    issues: [],
+    by,
+    at,
+  }),
+  streamId: `mt-case-${caseId}`,
+});
+
+describe.each(testDatabases())('the case list on $name', ({ open }) => {
+  let db: SqlDatabase;
+  let others: ManualReadModels;
+  beforeAll(async () => {
+    db = await open();
+    others = await emptyReadModels(db);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  const list = (schema: string, query: Record<string, string>) =>
+    listCases(readStoreOf(db, { ...others, caseList: schema }), 'project-1', ManualCasesQuery.parse(query));
+
+  it('when cases are created and revised, then the list filters, sorts, searches and counts them as they are now', async () => {
+    await projectionSpec({ db, projection: caseListProjection })
+      .given([
+        created('c1', 1, { title: 'Log in', priority: 'high', tags: ['smoke'] }),
+        created('c2', 2, { title: 'Checkout', priority: 'low' }),
+      ])
+      .when([
+        {
+          ...ManualCaseRevised.of({
+            caseId: 'c2',
+            revision: 2,
+            set: { title: 'Add to cart', priority: 'high' },
+            previous: { title: 'Checkout', priority: 'low' },
+            comments: [],
+            issuesLinked: [],
+            by,
+            at,
+          }),
+          streamId: 'mt-case-c2',
+        },
+      ])
+      .thenRedeliveryChangesNothing(async ({ schema }) => {
+        const high = await list(schema, { priority: 'high', sortBy: 'title' });
+        expect(high.total).toBe(2);
+        expect(high.items.map((c) => [c.caseId, c.title, c.revision])).toEqual([
+          ['TC-2', 'Add to cart', 2],
+          ['TC-1', 'Log in', 1],
+        ]);
+        expect((await list(schema, { search: 'cart' })).items.map((c) => c.caseId)).toEqual(['TC-2']);
+        expect((await list(schema, { tags: 'smoke' })).total).toBe(1);
+        expect((await list(schema, { priority: 'low' })).total).toBe(0);
+      });
+  });
+
+  it('when a case gets comments, issues and an attachment, then its detail shows each once', async () => {
+    const attachment = ManualCaseAttachmentAdded.of({
+      caseId: 'c1',
+      attachment: {
+        id: 'a1',
+        fileName: 'shot.png',
+        originalFileName: 'shot.png',
+        fileSize: 3,
+        mimeType: 'image/png',
+        blobKey: 'k/a1',
+        stepRef: null,
+      },
+      by,
+      at,
+    });
+    await projectionSpec({ db, projection: caseListProjection })
+      .given([created('c1', 1, { title: 'Log in' })])
+      .when([
+        {
+          ...ManualCaseRevised.of({
+            caseId: 'c1',
+            revision: 1,
+            set: {},
+            previous: {},
+            comments: [{ id: 'k1', text: 'flaky on Safari' }],
+            issuesLinked: ['JIRA-1'],
+            by,
+            at,
+          }),
+          streamId: 'mt-case-c1',
+        },
+        { ...attachment, streamId: 'mt-case-c1' },
+      ])
+      .thenRedeliveryChangesNothing(async ({ schema }) => {
+        const detail = await caseDetail(readStoreOf(db, { ...others, caseList: schema }), 'project-1', 'c1');
+        expect(detail?.comments.map((c) => c.text)).toEqual(['flaky on Safari']);
+        expect(detail?.issues.map((i) => i.key)).toEqual(['JIRA-1']);
+        expect(detail?.attachments.map((a) => [a._id, a.blobUrl])).toEqual([['a1', 'blob:k/a1']]);
+        expect(await caseDetail(readStoreOf(db, { ...others, caseList: schema }), 'other', 'c1')).toBeNull();
+      });
+  });
+});

@@ -1,0 +1,66 @@
+import { ManualSessionCreated, ManualSessionUpdated } from '@verdict/contracts';
+import type { SqlDatabase } from '@verdict/platform';
+import { testDatabases } from '@verdict/platform/testing/databases';
+import { projectionSpec } from '@verdict/platform/testing/projections';
+import type { ManualReadModels } from '../shared/readStore';
+import { emptyReadModels, readStoreOf } from '../testing';
+import { listSessions, sessionDetail, sessionListProjection } from './sessionList';
+
+const by = 'user-1';
+const streamId = 'mt-session-x1';
+const update = (status: 'in_progress' | 'completed', at: string) => ({
+  ...ManualSessionUpdated.of({ sessionId: 'x1', set: { status }, by, at }),
+  streamId,
+});
+
+describe.each(testDatabases())('the session list on $name', ({ open }) => {
+  let db: SqlDatabase;
+  let others: ManualReadModels;
+  beforeAll(async () => {
+    db = await open();
+    others = await emptyReadModels(db);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('when a planned session is started and completed, then it keeps when it first started and when it was completed', async () => {
+    await projectionSpec({ db, projection: sessionListProjection })
+      .given([
+        {
+          ...ManualSessionCreated.of({
+            sessionId: 'x1',
+            projectId: 'project-1',
+            fields: {
+              charter: 'Explore refunds',
+              status: 'planned',
+              notes: '',
+              findings: [],
+              releaseId: null,
+              assigneeUserId: null,
+            },
+            by,
+            at: '2026-03-01T09:00:00.000Z',
+          }),
+          streamId,
+        },
+      ])
+      .when([
+        update('in_progress', '2026-03-01T10:00:00.000Z'),
+        update('in_progress', '2026-03-01T10:30:00.000Z'),
+        update('completed', '2026-03-01T11:00:00.000Z'),
+      ])
+      .thenRedeliveryChangesNothing(async ({ schema }) => {
+        const read = readStoreOf(db, { ...others, sessionList: schema });
+        expect(await sessionDetail(read, 'project-1', 'x1')).toMatchObject({
+          charter: 'Explore refunds',
+          status: 'completed',
+          startedAt: '2026-03-01T10:00:00.000Z',
+          completedAt: '2026-03-01T11:00:00.000Z',
+        });
+        expect(
+          (await listSessions(read, 'project-1', { page: 1, limit: 10, status: 'completed' })).total,
+        ).toBe(1);
+      });
+  });
+});
