@@ -2,7 +2,7 @@
  * A case's change history: one row per event of the case (created, updated or commented, attachment
  * added), keyed by the event's stream position, so applying an event again adds nothing.
  */
-import { keptInstant, type CaseChange } from '@verdict/contracts';
+import { keptInstant, type CaseChange, type ManualTestingEvent } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { manualEvents } from '../shared/manualEvents';
 import type { ManualReadStore } from '../shared/readStore';
@@ -48,6 +48,32 @@ async function record(tx: SqlExecutor, s: string, entry: Entry) {
   );
 }
 
+/** The history entry of a case event at `position` in its stream; null for an event of no case. */
+function entryOf(position: number, event: ManualTestingEvent): Entry | null {
+  switch (event.type) {
+    case 'manual-case.created': {
+      const { caseId, at, by, comments, issues } = event.data;
+      return { caseId, position, kind: 'created', revision: 1, at, by, changes: {}, comments, issues };
+    }
+    case 'manual-case.revised': {
+      const d = event.data;
+      const changes: CaseChange['changes'] = {};
+      for (const [field, to] of Object.entries(d.set)) {
+        changes[field] = { from: (d.previous as Record<string, unknown>)[field] ?? null, to };
+      }
+      const kind = Object.keys(changes).length > 0 ? 'updated' : 'commented';
+      return { ...d, position, kind, changes, issues: d.issuesLinked };
+    }
+    case 'manual-case.attachment-added': {
+      const d = event.data;
+      const changes = { attachments: { from: null, to: d.attachment.originalFileName } };
+      return { ...d, position, kind: 'attachment-added', revision: null, changes, comments: [], issues: [] };
+    }
+    default:
+      return null;
+  }
+}
+
 /** @example createProjector({ db, projections: [caseHistoryProjection('manual_testing_read_case_history'), …], … }); */
 export function caseHistoryProjection(name: string): Projection {
   return {
@@ -56,51 +82,8 @@ export function caseHistoryProjection(name: string): Projection {
     setup,
     async apply(tx, events, s) {
       for (const { envelope, event } of manualEvents(events)) {
-        const position = envelope.streamPosition;
-        if (event.type === 'manual-case.created') {
-          const { caseId, at, by, comments, issues } = event.data;
-          await record(tx, s, {
-            caseId,
-            position,
-            kind: 'created',
-            revision: 1,
-            at,
-            by,
-            changes: {},
-            comments,
-            issues,
-          });
-        } else if (event.type === 'manual-case.revised') {
-          const d = event.data;
-          const changes: CaseChange['changes'] = {};
-          for (const [field, to] of Object.entries(d.set)) {
-            changes[field] = { from: (d.previous as Record<string, unknown>)[field] ?? null, to };
-          }
-          await record(tx, s, {
-            caseId: d.caseId,
-            position,
-            kind: Object.keys(changes).length > 0 ? 'updated' : 'commented',
-            revision: d.revision,
-            at: d.at,
-            by: d.by,
-            changes,
-            comments: d.comments,
-            issues: d.issuesLinked,
-          });
-        } else if (event.type === 'manual-case.attachment-added') {
-          const d = event.data;
-          await record(tx, s, {
-            caseId: d.caseId,
-            position,
-            kind: 'attachment-added',
-            revision: null,
-            at: d.at,
-            by: d.by,
-            changes: { attachments: { from: null, to: d.attachment.originalFileName } },
-            comments: [],
-            issues: [],
-          });
-        }
+        const entry = entryOf(envelope.streamPosition, event);
+        if (entry) await record(tx, s, entry);
       }
     },
   };

@@ -3,7 +3,7 @@
  * run progress read model when it is read. Applying an event again changes nothing (an insert once, then
  * updates to the event's values).
  */
-import { keptDayOrInstant, keptInstant } from '@verdict/contracts';
+import { keptDayOrInstant, keptInstant, type ManualTestingEvent } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { keyOf } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
@@ -18,6 +18,48 @@ async function setup(tx: SqlExecutor, s: string) {
     CONSTRAINT releases_number_key UNIQUE (project_id, number))`);
 }
 
+type ReleaseEvent<T extends ManualTestingEvent['type']> = Extract<ManualTestingEvent, { type: T }>;
+
+async function releaseCreated(
+  tx: SqlExecutor,
+  s: string,
+  { data: d }: ReleaseEvent<'manual-release.created'>,
+) {
+  const f = d.fields;
+  await tx.query(
+    `INSERT INTO ${s}.releases (id, project_id, number, name, description, start_date, due_date, status,
+         created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (id) DO NOTHING`,
+    [d.releaseId, d.projectId, d.number, f.name, f.description, f.startDate, f.dueDate, f.status, d.at],
+  );
+}
+
+async function releaseUpdated(
+  tx: SqlExecutor,
+  s: string,
+  { data: d }: ReleaseEvent<'manual-release.updated'>,
+) {
+  const has = (key: string) => key in d.set;
+  await tx.query(
+    `UPDATE ${s}.releases SET name = coalesce($2, name), description = coalesce($3, description),
+         start_date = CASE WHEN $4::boolean THEN $5 ELSE start_date END,
+         due_date = CASE WHEN $6::boolean THEN $7 ELSE due_date END,
+         status = coalesce($8, status), updated_at = $9
+       WHERE id = $1`,
+    [
+      d.releaseId,
+      d.set.name ?? null,
+      d.set.description ?? null,
+      has('startDate'),
+      d.set.startDate ?? null,
+      has('dueDate'),
+      d.set.dueDate ?? null,
+      d.set.status ?? null,
+      d.at,
+    ],
+  );
+}
+
 /** @example createProjector({ db, projections: [releaseListProjection('manual_testing_read_release_list'), …], … }); */
 export function releaseListProjection(name: string): Projection {
   return {
@@ -26,47 +68,8 @@ export function releaseListProjection(name: string): Projection {
     setup,
     async apply(tx, events, s) {
       for (const { event } of manualEvents(events)) {
-        if (event.type === 'manual-release.created') {
-          const { data: d } = event;
-          const f = d.fields;
-          await tx.query(
-            `INSERT INTO ${s}.releases (id, project_id, number, name, description, start_date, due_date, status,
-               created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT (id) DO NOTHING`,
-            [
-              d.releaseId,
-              d.projectId,
-              d.number,
-              f.name,
-              f.description,
-              f.startDate,
-              f.dueDate,
-              f.status,
-              d.at,
-            ],
-          );
-        } else if (event.type === 'manual-release.updated') {
-          const { data: d } = event;
-          const has = (key: string) => key in d.set;
-          await tx.query(
-            `UPDATE ${s}.releases SET name = coalesce($2, name), description = coalesce($3, description),
-               start_date = CASE WHEN $4::boolean THEN $5 ELSE start_date END,
-               due_date = CASE WHEN $6::boolean THEN $7 ELSE due_date END,
-               status = coalesce($8, status), updated_at = $9
-             WHERE id = $1`,
-            [
-              d.releaseId,
-              d.set.name ?? null,
-              d.set.description ?? null,
-              has('startDate'),
-              d.set.startDate ?? null,
-              has('dueDate'),
-              d.set.dueDate ?? null,
-              d.set.status ?? null,
-              d.at,
-            ],
-          );
-        }
+        if (event.type === 'manual-release.created') await releaseCreated(tx, s, event);
+        else if (event.type === 'manual-release.updated') await releaseUpdated(tx, s, event);
       }
     },
   };

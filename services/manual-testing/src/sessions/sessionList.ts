@@ -3,7 +3,7 @@
  * completed. Applying an event again changes nothing (an insert once; an update keeps the first start and
  * completion times and sets the rest to the event's values).
  */
-import { keptInstant, keptInstantOrNull, type ManualUser } from '@verdict/contracts';
+import { keptInstant, keptInstantOrNull, type ManualTestingEvent, type ManualUser } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { releaseIdOf } from '../releases/releaseList';
 import { keyOf } from '../shared/ids';
@@ -20,6 +20,68 @@ async function setup(tx: SqlExecutor, s: string) {
   await tx.query(`CREATE INDEX IF NOT EXISTS sessions_by_project ON ${s}.sessions (project_id, created_at)`);
 }
 
+type SessionEvent<T extends ManualTestingEvent['type']> = Extract<ManualTestingEvent, { type: T }>;
+
+async function sessionCreated(
+  tx: SqlExecutor,
+  s: string,
+  { data: d }: SessionEvent<'manual-session.created'>,
+) {
+  const f = d.fields;
+  await tx.query(
+    `INSERT INTO ${s}.sessions (id, project_id, charter, status, notes, findings, release_id,
+         assignee_user_id, created_by, started_at, completed_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9,
+         CASE WHEN $4 <> 'planned' THEN $10::timestamptz END,
+         CASE WHEN $4 = 'completed' THEN $10::timestamptz END, $10, $10)
+       ON CONFLICT (id) DO NOTHING`,
+    [
+      d.sessionId,
+      d.projectId,
+      f.charter,
+      f.status,
+      f.notes,
+      JSON.stringify(f.findings),
+      f.releaseId,
+      f.assigneeUserId,
+      d.by,
+      d.at,
+    ],
+  );
+}
+
+async function sessionUpdated(
+  tx: SqlExecutor,
+  s: string,
+  { data: d }: SessionEvent<'manual-session.updated'>,
+) {
+  const has = (key: string) => key in d.set;
+  await tx.query(
+    `UPDATE ${s}.sessions SET charter = coalesce($2, charter), status = coalesce($3, status),
+         notes = coalesce($4, notes), findings = coalesce($5::text::jsonb, findings),
+         release_id = CASE WHEN $6::boolean THEN $7 ELSE release_id END,
+         assignee_user_id = CASE WHEN $8::boolean THEN $9 ELSE assignee_user_id END,
+         started_at = CASE WHEN $3 IN ('in_progress', 'completed') THEN coalesce(started_at, $10::timestamptz)
+           ELSE started_at END,
+         completed_at = CASE WHEN $3 = 'completed' THEN coalesce(completed_at, $10::timestamptz)
+           ELSE completed_at END,
+         updated_at = $10
+       WHERE id = $1`,
+    [
+      d.sessionId,
+      d.set.charter ?? null,
+      d.set.status ?? null,
+      d.set.notes ?? null,
+      d.set.findings === undefined ? null : JSON.stringify(d.set.findings),
+      has('releaseId'),
+      d.set.releaseId ?? null,
+      has('assigneeUserId'),
+      d.set.assigneeUserId ?? null,
+      d.at,
+    ],
+  );
+}
+
 /** @example createProjector({ db, projections: [sessionListProjection('manual_testing_read_session_list'), …], … }); */
 export function sessionListProjection(name: string): Projection {
   return {
@@ -28,57 +90,8 @@ export function sessionListProjection(name: string): Projection {
     setup,
     async apply(tx, events, s) {
       for (const { event } of manualEvents(events)) {
-        if (event.type === 'manual-session.created') {
-          const { data: d } = event;
-          const f = d.fields;
-          await tx.query(
-            `INSERT INTO ${s}.sessions (id, project_id, charter, status, notes, findings, release_id,
-               assignee_user_id, created_by, started_at, completed_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9,
-               CASE WHEN $4 <> 'planned' THEN $10::timestamptz END,
-               CASE WHEN $4 = 'completed' THEN $10::timestamptz END, $10, $10)
-             ON CONFLICT (id) DO NOTHING`,
-            [
-              d.sessionId,
-              d.projectId,
-              f.charter,
-              f.status,
-              f.notes,
-              JSON.stringify(f.findings),
-              f.releaseId,
-              f.assigneeUserId,
-              d.by,
-              d.at,
-            ],
-          );
-        } else if (event.type === 'manual-session.updated') {
-          const { data: d } = event;
-          const has = (key: string) => key in d.set;
-          await tx.query(
-            `UPDATE ${s}.sessions SET charter = coalesce($2, charter), status = coalesce($3, status),
-               notes = coalesce($4, notes), findings = coalesce($5::text::jsonb, findings),
-               release_id = CASE WHEN $6::boolean THEN $7 ELSE release_id END,
-               assignee_user_id = CASE WHEN $8::boolean THEN $9 ELSE assignee_user_id END,
-               started_at = CASE WHEN $3 IN ('in_progress', 'completed') THEN coalesce(started_at, $10::timestamptz)
-                 ELSE started_at END,
-               completed_at = CASE WHEN $3 = 'completed' THEN coalesce(completed_at, $10::timestamptz)
-                 ELSE completed_at END,
-               updated_at = $10
-             WHERE id = $1`,
-            [
-              d.sessionId,
-              d.set.charter ?? null,
-              d.set.status ?? null,
-              d.set.notes ?? null,
-              d.set.findings === undefined ? null : JSON.stringify(d.set.findings),
-              has('releaseId'),
-              d.set.releaseId ?? null,
-              has('assigneeUserId'),
-              d.set.assigneeUserId ?? null,
-              d.at,
-            ],
-          );
-        }
+        if (event.type === 'manual-session.created') await sessionCreated(tx, s, event);
+        else if (event.type === 'manual-session.updated') await sessionUpdated(tx, s, event);
       }
     },
   };
