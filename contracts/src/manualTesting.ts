@@ -656,6 +656,14 @@ export const CreateSessionRequest = z.strictObject({
   findings: z.array(FindingInput).max(200).optional(),
   releaseId: RefId.nullable().optional(),
   assigneeUserId: z.string().trim().min(1).max(254).nullable().optional(),
+  timeBoxMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_080)
+    .nullable()
+    .optional()
+    .describe('How long the session is meant to take, in minutes (1 to 10,080, a week); null: no time box'),
 });
 export const UpdateSessionRequest = CreateSessionRequest.partial()
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
@@ -684,6 +692,8 @@ export const ManualSession = z.object({
   createdBy: ManualUser.nullable(),
   startedAt: Timestamp.nullable(),
   completedAt: Timestamp.nullable(),
+  /** Time spent is from `startedAt` to `completedAt` (or now, while in progress). */
+  timeBoxMinutes: z.number().int().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

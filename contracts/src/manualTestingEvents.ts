@@ -225,6 +225,8 @@ export const SessionFields = z.object({
   findings: z.array(FindingRecord),
   releaseId: z.string().nullable(),
   assigneeUserId: z.string().nullable(),
+  /** Absent from the events of sessions created before time boxes. */
+  timeBoxMinutes: z.number().int().positive().nullable().optional(),
 });
 export type SessionFields = z.infer<typeof SessionFields>;
 export const ManualSessionCreated = defineEvent(

@@ -99,11 +99,12 @@ test.describe('manual runs and releases', () => {
     await page.goto(projectPath(verdict, '/releases'));
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('dialog').getByLabel('Charter').fill(charter);
+    await page.getByRole('dialog').getByLabel('Time box (minutes)').fill('45');
     await page.getByRole('dialog').getByRole('button', { name: 'Create session' }).click();
     const session = page.getByRole('article', { name: `Session: ${charter}` });
-    await expect(session).toContainText('not started');
+    await expect(session).toContainText('not started · time box 45 min');
     await session.getByRole('button', { name: 'Start' }).click();
-    await expect(session).toContainText('so far');
+    await expect(session).toContainText(/\d+ min so far · time box 45 min/);
     await session.getByLabel('Notes').fill('Expired cards are refused before the refund screen.');
     await session.getByLabel('New finding').fill('No message says why the card is refused');
     await session.getByRole('button', { name: 'Save notes and findings' }).click();

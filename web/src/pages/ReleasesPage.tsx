@@ -12,6 +12,7 @@ import {
   Card,
   Group,
   MultiSelect,
+  NumberInput,
   Progress,
   SegmentedControl,
   Select,
@@ -532,6 +533,7 @@ function NewSessionDialog({
   const [charter, setCharter] = useState('');
   const [releaseId, setReleaseId] = useState<string | null>(null);
   const [assigneeUserId, setAssigneeUserId] = useState<string | null>(null);
+  const [timeBox, setTimeBox] = useState<number | string>('');
   const create = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -541,6 +543,7 @@ function NewSessionDialog({
             charter,
             ...(releaseId ? { releaseId } : {}),
             ...(assigneeUserId ? { assigneeUserId } : {}),
+            ...(typeof timeBox === 'number' ? { timeBoxMinutes: timeBox } : {}),
           },
         }),
       ),
@@ -578,8 +581,25 @@ function NewSessionDialog({
         clearable
       />
       <AssigneeSelect projectId={projectId} value={assigneeUserId} onChange={setAssigneeUserId} />
+      <NumberInput
+        label="Time box (minutes)"
+        description="How long the session is meant to take; empty for none"
+        min={1}
+        max={10_080}
+        allowDecimal={false}
+        allowNegative={false}
+        value={timeBox}
+        onChange={setTimeBox}
+      />
     </DialogForm>
   );
+}
+
+/** The session's time box after its time spent: ` · time box 45 min` (and how far over, once it is). */
+function timeBoxOf(minutes: number | null, box: number | null): string {
+  if (box === null) return '';
+  const over = minutes !== null && minutes > box ? ` (${minutes - box} min over)` : '';
+  return ` · time box ${box} min${over}`;
 }
 
 function SessionCard({
@@ -628,6 +648,7 @@ function SessionCard({
         <Text size="xs" c="dimmed">
           {session.release ? `${session.release.name} · ` : ''}
           {minutes === null ? 'not started' : `${minutes} min ${session.completedAt ? 'spent' : 'so far'}`}
+          {timeBoxOf(minutes, session.timeBoxMinutes)}
           {canWrite
             ? ''
             : ` · ${session.assignee ? `${session.assignee.firstName} ${session.assignee.lastName}` : 'nobody assigned'}`}

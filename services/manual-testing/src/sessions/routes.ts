@@ -61,6 +61,7 @@ export function sessionRoutes(deps: RouteDeps): BoundRoute[] {
       ...(body.findings === undefined ? {} : { findings: body.findings.map(findingOf) }),
       ...(releaseId === undefined ? {} : { releaseId }),
       ...(assigneeUserId === undefined ? {} : { assigneeUserId }),
+      ...(body.timeBoxMinutes === undefined ? {} : { timeBoxMinutes: body.timeBoxMinutes }),
     };
   };
   return bindRoutes(manualSessionRoutes, {
@@ -85,6 +86,7 @@ export function sessionRoutes(deps: RouteDeps): BoundRoute[] {
             findings: [],
             releaseId: null,
             assigneeUserId: null,
+            timeBoxMinutes: null,
             ...fields,
           },
           by: ctx.actor,

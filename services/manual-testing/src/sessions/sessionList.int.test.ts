@@ -24,6 +24,38 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
     await db.close();
   });
 
+  it('when a session was created before time boxes (no timeBoxMinutes in its event), then it has none', async () => {
+    await projectionSpec({ db, projection: sessionListProjection })
+      .given([])
+      .when([
+        {
+          type: 'manual-session.created',
+          data: {
+            sessionId: 'x0',
+            projectId: 'project-1',
+            fields: {
+              charter: 'Old',
+              status: 'planned',
+              notes: '',
+              findings: [],
+              releaseId: null,
+              assigneeUserId: null,
+            },
+            by,
+            at: '2026-03-01T09:00:00.000Z',
+          },
+          streamId: 'mt-session-x0',
+        },
+      ])
+      .then(async ({ schema }) => {
+        const read = readStoreOf(db, { ...others, sessionList: schema });
+        expect(await sessionDetail(read, 'project-1', 'x0')).toMatchObject({
+          charter: 'Old',
+          timeBoxMinutes: null,
+        });
+      });
+  });
+
   it('when a planned session is started and completed, then it keeps when it first started and when it was completed', async () => {
     await projectionSpec({ db, projection: sessionListProjection })
       .given([
@@ -38,6 +70,7 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
               findings: [],
               releaseId: null,
               assigneeUserId: null,
+              timeBoxMinutes: 30,
             },
             by,
             at: '2026-03-01T09:00:00.000Z',
@@ -49,6 +82,15 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
         update('in_progress', '2026-03-01T10:00:00.000Z'),
         update('in_progress', '2026-03-01T10:30:00.000Z'),
         update('completed', '2026-03-01T11:00:00.000Z'),
+        {
+          ...ManualSessionUpdated.of({
+            sessionId: 'x1',
+            set: { timeBoxMinutes: 60 },
+            by,
+            at: '2026-03-01T11:00:00.000Z',
+          }),
+          streamId,
+        },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
         const read = readStoreOf(db, { ...others, sessionList: schema });
@@ -57,6 +99,7 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
           status: 'completed',
           startedAt: '2026-03-01T10:00:00.000Z',
           completedAt: '2026-03-01T11:00:00.000Z',
+          timeBoxMinutes: 60,
         });
         expect(
           (await listSessions(read, 'project-1', { page: 1, limit: 10, status: 'completed' })).total,

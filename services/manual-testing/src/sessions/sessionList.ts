@@ -16,7 +16,7 @@ async function setup(tx: SqlExecutor, s: string) {
     id text PRIMARY KEY, project_id text NOT NULL, charter text NOT NULL, status text NOT NULL,
     notes text NOT NULL, findings jsonb NOT NULL, release_id text, assignee_user_id text,
     created_by text NOT NULL, started_at timestamptz, completed_at timestamptz,
-    created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
+    time_box_minutes integer, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
   await tx.query(`CREATE INDEX IF NOT EXISTS sessions_by_project ON ${s}.sessions (project_id, created_at)`);
 }
 
@@ -30,10 +30,10 @@ async function sessionCreated(
   const f = d.fields;
   await tx.query(
     `INSERT INTO ${s}.sessions (id, project_id, charter, status, notes, findings, release_id,
-         assignee_user_id, created_by, started_at, completed_at, created_at, updated_at)
+         assignee_user_id, created_by, started_at, completed_at, time_box_minutes, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9,
          CASE WHEN $4 <> 'planned' THEN $10::timestamptz END,
-         CASE WHEN $4 = 'completed' THEN $10::timestamptz END, $10, $10)
+         CASE WHEN $4 = 'completed' THEN $10::timestamptz END, $11, $10, $10)
        ON CONFLICT (id) DO NOTHING`,
     [
       d.sessionId,
@@ -46,6 +46,7 @@ async function sessionCreated(
       f.assigneeUserId,
       d.by,
       d.at,
+      f.timeBoxMinutes ?? null,
     ],
   );
 }
@@ -65,6 +66,7 @@ async function sessionUpdated(
            ELSE started_at END,
          completed_at = CASE WHEN $3 = 'completed' THEN coalesce(completed_at, $10::timestamptz)
            ELSE completed_at END,
+         time_box_minutes = CASE WHEN $11::boolean THEN $12::integer ELSE time_box_minutes END,
          updated_at = $10
        WHERE id = $1`,
     [
@@ -78,6 +80,8 @@ async function sessionUpdated(
       has('assigneeUserId'),
       d.set.assigneeUserId ?? null,
       d.at,
+      has('timeBoxMinutes'),
+      d.set.timeBoxMinutes ?? null,
     ],
   );
 }
@@ -86,6 +90,8 @@ async function sessionUpdated(
 export function sessionListProjection(name: string): Projection {
   return {
     name,
+    // 2: the time box (time_box_minutes).
+    version: 2,
     canHandle: ['manual-session.created', 'manual-session.updated'],
     setup,
     async apply(tx, events, s) {
@@ -110,6 +116,7 @@ interface SessionRow {
   created_by: string;
   started_at: Date | null;
   completed_at: Date | null;
+  time_box_minutes: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -133,6 +140,7 @@ function sessionOf(row: SessionRow, users: Map<string, ManualUser>) {
     createdBy: userOf(users, row.created_by),
     startedAt: keptInstantOrNull(row.started_at),
     completedAt: keptInstantOrNull(row.completed_at),
+    timeBoxMinutes: row.time_box_minutes,
     createdAt: keptInstant(row.created_at),
     updatedAt: keptInstant(row.updated_at),
   };

@@ -137,6 +137,24 @@ describe.each(testDatabases())('manual suites and sessions on $name', (database)
       expect(back.body.error?.message).toContain('status');
     });
 
+    it('when a session is given a time box, then it shows it; PATCH changes or clears it, and a box that is not a positive number of minutes is a 400', async () => {
+      const p = project();
+      const created = await p.post('/sessions', { charter: 'Explore refunds', timeBoxMinutes: 45 });
+      expect(created.body.data).toMatchObject({ timeBoxMinutes: 45 });
+      const { _id } = created.body.data;
+      expect((await p.post('/sessions', { charter: 'No box' })).body.data.timeBoxMinutes).toBeNull();
+      expect((await p.patch(`/sessions/${_id}`, { timeBoxMinutes: 90 })).body.data.timeBoxMinutes).toBe(90);
+      expect((await p.patch(`/sessions/${_id}`, { notes: 'kept' })).body.data.timeBoxMinutes).toBe(90);
+      expect(
+        (await p.patch(`/sessions/${_id}`, { timeBoxMinutes: null })).body.data.timeBoxMinutes,
+      ).toBeNull();
+      for (const timeBoxMinutes of [0, -5, 1.5, '30', 10_081]) {
+        const refused = await p.post('/sessions', { charter: 'Bad box', timeBoxMinutes });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error?.message).toContain('timeBoxMinutes');
+      }
+    });
+
     it('when sessions are listed, then filtered by status and release, and an invalid status is a 400', async () => {
       const p = project();
       const release = (await p.post('/releases', { name: '1.0' })).body.data;
