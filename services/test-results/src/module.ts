@@ -25,7 +25,7 @@ import {
   type Subscription,
 } from '@verdict/platform';
 import { importRoutes } from './imports/routes';
-import { runsProjection, RUNS_READ_MODEL } from './projections/runsReadModel';
+import { runsProjection, RUNS_READ_MODEL } from './runs/runsReadModel';
 import { createDebugBundleRoutes } from './debugBundle/routes';
 import { createReadRoutes, type ArtifactToSign } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';

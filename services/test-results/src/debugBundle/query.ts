@@ -52,7 +52,7 @@ import type {
   TestBundle,
 } from './types';
 import { groupArtifacts } from './views';
-import { NO_PLATFORM } from '../projections/runsReadModel';
+import { NO_PLATFORM } from '../runs/runsReadModel';
 
 /** How many of the project's latest runs `alsoFailedIn` looks at. */
 export const ALSO_FAILED_IN_WINDOW = 20;

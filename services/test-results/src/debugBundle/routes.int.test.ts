@@ -14,7 +14,7 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
+import { runsProjection, testCaseIdOf } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { createDebugBundleRoutes } from './routes';
 import { testDatabases, type TestDatabase } from '@verdict/platform/testing/databases';

@@ -16,7 +16,7 @@ import type {
   TestRunsQuery,
 } from '@verdict/contracts';
 import type { ReadStore } from '@verdict/platform';
-import { NO_PLATFORM } from '../projections/runsReadModel';
+import { NO_PLATFORM } from '../runs/runsReadModel';
 
 export interface Page<T> {
   items: T[];

@@ -15,7 +15,7 @@ import {
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection, testCaseIdOf } from '../projections/runsReadModel';
+import { runsProjection, testCaseIdOf } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { memberIdentity } from '../testing';
 import { createReadRoutes } from './routes';

@@ -13,7 +13,7 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
 import type { TestResultsModule } from '../module';
-import { runsProjection } from '../projections/runsReadModel';
+import { runsProjection } from './runsReadModel';
 import { memberIdentity, serveOverHttp, testModule } from '../testing';
 import { realisticResult } from './fixtures';
 

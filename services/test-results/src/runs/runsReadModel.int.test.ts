@@ -12,7 +12,7 @@ import {
   type StoredEvent,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
-import { createIngest, type Ingest } from '../runs/ingest';
+import { createIngest, type Ingest } from './ingest';
 import { runsProjection, testCaseIdOf } from './runsReadModel';
 import { testDatabases } from '@verdict/platform/testing/databases';
 
