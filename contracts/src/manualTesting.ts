@@ -336,6 +336,11 @@ export type ManualUser = z.infer<typeof ManualUser>;
 
 export const LinkedTest = z.object({
   _id: z.string(),
+  /**
+   * The test's id in test results, the same for every run (a hash of its file and title path): the id of
+   * its test page and of `GET /{projectId}/test-cases/{caseId}`.
+   */
+  testCaseId: z.string(),
   fullTitle: z.string(),
   displayTitle: z.string(),
   linkedAt: Timestamp,

@@ -154,7 +154,7 @@ test.describe('case editor', () => {
     await expect(page).toHaveURL(/\/runs$/);
   });
 
-  test('when a case is named by an automated test, then the editor lists that test with its latest outcome and a link to it', async ({
+  test('when a case is named by an automated test, then the editor lists that test with its latest outcome and a link to its test page', async ({
     page,
     verdict,
     signIn,
@@ -163,11 +163,19 @@ test.describe('case editor', () => {
     await page.goto(projectPath(verdict, `/cases/${verdict.manual.caseIds[0]}`));
     const linked = page.getByRole('link', { name: /pays with a card/ });
     await expect(linked).toBeVisible();
-    await expect(linked).toHaveAttribute('href', new RegExp(`/runs/${verdict.failedRunId}`));
+    // The test's page in the run of its latest result, by the id test results gives it (its debug bundle's).
+    await expect(linked).toHaveAttribute(
+      'href',
+      new RegExp(`/runs/${verdict.failedRunId}/tests/${verdict.failingCaseId}$`),
+    );
     // A viewer reads the case and changes nothing.
     await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Attach a file' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: /^Move step/ })).toHaveCount(0);
     await settled(page);
+
+    await linked.click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${verdict.failedRunId}/tests/${verdict.failingCaseId}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('checkout › pays with a card');
   });
 });

@@ -337,14 +337,13 @@ function LinkedTests({ projectId, testCase }: { projectId: string; testCase: Man
           testCase.linkedTests.map((test) => (
             <Group key={test._id} gap="xs" wrap="nowrap" justify="space-between">
               {test.lastResult ? (
-                // The run of its latest result, filtered to it: the link's id is the manual service's, not
-                // the test page's.
+                // The test's page in the run of its latest result: its error, attempts and history.
                 <AnchorLink
-                  to="/projects/$projectId/runs/$runId"
-                  params={{ projectId, runId: test.lastResult.runId }}
-                  search={{ q: test.displayTitle }}
+                  to="/projects/$projectId/runs/$runId/tests/$caseId"
+                  params={{ projectId, runId: test.lastResult.runId, caseId: test.testCaseId }}
                   size="sm"
                   lineClamp={2}
+                  title={test.fullTitle}
                 >
                   {test.displayTitle}
                 </AnchorLink>

@@ -7,18 +7,12 @@
  * Invariants: rows are upserts by natural key, an attempt counted once per execution; filing a batch
  * returns each execution written with its row before, so derived rows move by the difference.
  */
-import { createHash } from 'node:crypto';
-import { testCaseKey, type ResultItem, type TestResultsEvent, keptInstant } from '@verdict/contracts';
+import { testCaseIdOf, type TestResultsEvent, keptInstant } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
 import { errorLineOf } from './attemptErrors';
 
 /** Platform of a result sent without `project`, environment or branch of a run without one. */
 export const NONE = '';
-
-/** The id of a test case across runs: the same hash of (file, titlePath) the test-results service uses. */
-export function testCaseIdOf(item: Pick<ResultItem, 'file' | 'titlePath'>): string {
-  return createHash('sha256').update(testCaseKey(item)).digest('hex').slice(0, 32);
-}
 
 /** The base tables and their indexes, in schema `s`. */
 export function executionTables(s: string): string[] {

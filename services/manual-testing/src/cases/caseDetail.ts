@@ -32,6 +32,7 @@ interface CaseRow {
   last_modified_by: ManualUser | null;
   linked_tests: {
     _id: string;
+    testCaseId: string;
     fullTitle: string;
     displayTitle: string;
     linkedAt: string;
@@ -72,7 +73,7 @@ export async function caseRows(store: ManualReadStore, projectId: string, ids: s
     LEFT JOIN ${users}.users cu ON cu.user_id = c.created_by
     LEFT JOIN ${users}.users mu ON mu.user_id = c.last_modified_by
     LEFT JOIN LATERAL (
-      SELECT jsonb_agg(jsonb_build_object('_id', l.test_id, 'fullTitle', l.full_title,
+      SELECT jsonb_agg(jsonb_build_object('_id', l.test_id, 'testCaseId', l.test_case_id, 'fullTitle', l.full_title,
         'displayTitle', l.display_title, 'linkedAt', l.linked_at, 'status', l.last_status,
         'runId', l.last_run_id, 'at', l.last_at) ORDER BY l.linked_at, l.test_id) AS linked
       FROM ${links}.linked_tests l WHERE l.project_id = c.project_id AND l.case_number = c.number
@@ -101,6 +102,7 @@ export function caseOf(store: ManualReadStore, row: CaseRow): ManualTestCase {
   const c = row.content;
   const linked: LinkedTest[] = row.linked_tests.map((l) => ({
     _id: l._id,
+    testCaseId: l.testCaseId,
     fullTitle: l.fullTitle,
     displayTitle: l.displayTitle,
     linkedAt: keptInstant(l.linkedAt),

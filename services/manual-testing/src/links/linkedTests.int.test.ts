@@ -1,4 +1,4 @@
-import type { ResultItem } from '@verdict/contracts';
+import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import { createInProcessBus, silentLogger, type EventBus, type SqlDatabase } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
@@ -88,13 +88,23 @@ describe.each(SETUPS)('linked automated tests and the bus on %s', (_name, setup)
     });
     const byTitle = Object.fromEntries(
       (
-        linked.linkedTests as { displayTitle: string; fullTitle: string; lastResult: { status: string } }[]
+        linked.linkedTests as {
+          displayTitle: string;
+          fullTitle: string;
+          testCaseId: string;
+          lastResult: { status: string };
+        }[]
       ).map((t) => [t.displayTitle, t]),
     );
     expect(byTitle.pays).toMatchObject({
       fullTitle: `tests/login.spec.ts › Checkout › pays @${caseKey}`,
+      // The id test results gives the same result: the test page the case links to.
+      testCaseId: testCaseIdOf({ file: 'tests/login.spec.ts', titlePath: ['Checkout', `pays @${caseKey}`] }),
       lastResult: { status: 'flaky', runId: 'run-a' },
     });
+    expect(byTitle['by card']?.testCaseId).toBe(
+      testCaseIdOf({ file: 'tests/pay.spec.ts', titlePath: ['Pay', 'by card'] }),
+    );
     expect(byTitle.totals?.lastResult.status).toBe('passed');
     expect(byTitle['by card']?.lastResult.status).toBe('failed');
     expect(linked.automation.latestAutomatedResult).toMatchObject({

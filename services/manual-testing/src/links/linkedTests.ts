@@ -8,7 +8,7 @@
  * Keyed by case number, not by case id, so that a test may name a case before the case exists (the link
  * shows once it does); kept in its own schema so that it is rebuilt without touching the case tables.
  */
-import { parseTestResultsEvent, type ResultItem, keptInstant } from '@verdict/contracts';
+import { parseTestResultsEvent, testCaseIdOf, type ResultItem, keptInstant } from '@verdict/contracts';
 import { derivedId, type Projection } from '@verdict/platform';
 
 export const LINKS_READ_MODEL = 'manual_testing_links';
@@ -55,10 +55,13 @@ const statusOf = (item: ResultItem) => (item.status === 'passed' && item.attempt
 export function linkedTestsProjection(name: string = LINKS_READ_MODEL): Projection {
   return {
     name,
+    // 2: test_case_id, the id of the test's page in test results (rebuilt at start from the results).
+    version: 2,
     async setup(tx, schema) {
       await tx.query(
         `CREATE TABLE IF NOT EXISTS ${schema}.linked_tests (
            project_id text NOT NULL, case_number integer NOT NULL, test_id text NOT NULL,
+           test_case_id text NOT NULL,
            full_title text NOT NULL, display_title text NOT NULL, linked_at timestamptz NOT NULL,
            last_status text NOT NULL, last_run_id text NOT NULL, last_at timestamptz NOT NULL,
            PRIMARY KEY (project_id, case_number, test_id))`,
@@ -78,9 +81,9 @@ export function linkedTestsProjection(name: string = LINKS_READ_MODEL): Projecti
         const at = keptInstant(item.startedAt);
         for (const number of numbers) {
           await tx.query(
-            `INSERT INTO ${schema}.linked_tests AS l (project_id, case_number, test_id, full_title,
-               display_title, linked_at, last_status, last_run_id, last_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            `INSERT INTO ${schema}.linked_tests AS l (project_id, case_number, test_id, test_case_id,
+               full_title, display_title, linked_at, last_status, last_run_id, last_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (project_id, case_number, test_id) DO UPDATE SET
                linked_at = least(l.linked_at, EXCLUDED.linked_at),
                last_status = CASE WHEN EXCLUDED.last_at >= l.last_at THEN EXCLUDED.last_status ELSE l.last_status END,
@@ -90,6 +93,7 @@ export function linkedTestsProjection(name: string = LINKS_READ_MODEL): Projecti
               envelope.projectId,
               number,
               testId,
+              testCaseIdOf(item),
               fullTitle,
               displayTitle,
               envelope.occurredAt,

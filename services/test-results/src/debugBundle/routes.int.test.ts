@@ -1,4 +1,11 @@
-import { DebugBundleEnvelope, RunBundle, SuiteBundle, TestBundle, type ResultItem } from '@verdict/contracts';
+import {
+  DebugBundleEnvelope,
+  RunBundle,
+  SuiteBundle,
+  TestBundle,
+  testCaseIdOf,
+  type ResultItem,
+} from '@verdict/contracts';
 import {
   ManualClock,
   START,
@@ -14,7 +21,7 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection, testCaseIdOf } from '../runs/runsReadModel';
+import { runsProjection } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { createDebugBundleRoutes } from './routes';
 import { testDatabases, type TestDatabase } from '@verdict/platform/testing/databases';

@@ -1,4 +1,4 @@
-import type { ResultItem } from '@verdict/contracts';
+import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import {
   ManualClock,
   START,
@@ -15,7 +15,7 @@ import {
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection, testCaseIdOf } from '../runs/runsReadModel';
+import { runsProjection } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { memberIdentity } from '../testing';
 import { createReadRoutes } from './routes';

@@ -1,4 +1,4 @@
-import type { ResultItem } from '@verdict/contracts';
+import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import {
   ManualClock,
   START,
@@ -13,7 +13,7 @@ import {
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import { createIngest, type Ingest } from './ingest';
-import { runsProjection, testCaseIdOf } from './runsReadModel';
+import { runsProjection } from './runsReadModel';
 import { testDatabases } from '@verdict/platform/testing/databases';
 
 // The runs read model fed with the events the write side really records (ingest over the SQL event

@@ -8,11 +8,10 @@
  * carry no project in their data: it comes from the envelope, so they may be applied before run.created
  * (another stream) and still land in their project.
  */
-import { createHash } from 'node:crypto';
 import {
   keptInstant,
   parseTestResultsEvent,
-  testCaseKey,
+  testCaseIdOf,
   type ResultItem,
   type TestResultsEvent,
 } from '@verdict/contracts';
@@ -23,15 +22,6 @@ export const RUNS_READ_MODEL = 'test_results_read';
 
 /** Platform of a result sent without `project`; stored as '' so it can take part in primary keys. */
 export const NO_PLATFORM = '';
-
-/**
- * The stable id of a test case across runs: a hash of (file, titlePath).
- *
- * @example const caseId = testCaseIdOf({ file: 'tests/cart.spec.ts', titlePath: ['Cart', 'adds'] });
- */
-export function testCaseIdOf(item: Pick<ResultItem, 'file' | 'titlePath'>): string {
-  return createHash('sha256').update(testCaseKey(item)).digest('hex').slice(0, 32);
-}
 
 function tableDefinitions(schema: string): string[] {
   return [
