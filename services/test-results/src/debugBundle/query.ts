@@ -1,6 +1,6 @@
 /**
  * The debug bundle's reads (spec §2 "Debug bundle", §4.2): each scope's full bundle assembled from the
- * runs read model (projections/runsReadModel.ts). The view is applied afterwards (`applyView`).
+ * runs read model (runs/runsReadModel.ts). The view is applied afterwards (`applyView`).
  *
  * Decisions where the spec is silent:
  * - A suite is a spec file in a run, and `suiteId` is its path: the runs detail (`include=specs`) names

@@ -1,5 +1,5 @@
 /**
- * Queries over the runs read model (projections/runsReadModel.ts). Each takes the project it reads for and
+ * Queries over the runs read model (runs/runsReadModel.ts). Each takes the project it reads for and
  * never returns a row of another project, so a run or test case of another project reads as absent.
  */
 import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
