@@ -5,22 +5,11 @@
 // list queries sent straight to PostgreSQL (what the SQL alone costs).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import {
-  AdminOrganization,
-  AdminProject,
-  AdminUser,
-  CASE_STATUSES,
-  IssuedToken,
-  ManualCaseCreated,
-  NumberAllocated,
-  PRIORITIES,
-  SEVERITIES,
-  successEnvelope,
-  type CaseContent,
-} from '@verdict/contracts';
-import { createSqlEventStore, newId, type SqlDatabase } from '@verdict/platform';
+import { AdminOrganization, AdminProject, AdminUser, IssuedToken, successEnvelope } from '@verdict/contracts';
+import { createSqlEventStore, type SqlDatabase } from '@verdict/platform';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { adminClient, profileFlags, startService, type Admin } from './processes';
+import { appendCases, pick, WORDS } from './support';
 import type { BenchRow } from './table';
 import { percentile, sleep } from './table';
 
@@ -82,96 +71,11 @@ async function provision(admin: Admin) {
   return { projectId: project.id, userId: user.id, tokens };
 }
 
-const WORDS = [
-  'checkout',
-  'login',
-  'cart',
-  'search',
-  'profile',
-  'payment',
-  'invoice',
-  'export',
-  'admin',
-  'report',
-];
-const TYPES = ['smoke', 'regression', 'functional', 'integration', 'e2e', 'api'] as const;
-const TAGS = ['smoke', 'regression', 'auth', 'payments', 'mobile', 'slow', 'flaky-env', 'a11y'];
-const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
-/** A well-mixed integer of (i, salt), so that the generated fields are not correlated with each other. */
-function mix(i: number, salt: number): number {
-  let h = Math.imul(i ^ Math.imul(salt, 0x9e3779b1), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-function contentOf(i: number, suiteId: string | null): CaseContent {
-  const at = (salt: number) => mix(i, salt);
-  return {
-    title: `${pick(WORDS, at(1))} ${pick(WORDS, at(2))} case ${i}`,
-    description: `Checks ${pick(WORDS, at(3))} for variant ${at(4) % 97}`,
-    preconditions: '',
-    postconditions: '',
-    suiteId,
-    status: pick(CASE_STATUSES, at(5)),
-    severity: pick(SEVERITIES, at(6)),
-    priority: pick(PRIORITIES, at(7)),
-    type: pick(TYPES, at(8)),
-    layer: pick(['e2e', 'api', 'unit', 'not_set'] as const, at(9)),
-    behavior: pick(['positive', 'negative', 'destructive', 'not_set'] as const, at(10)),
-    automationStatus: pick(['manual', 'automated', 'to_be_automated'] as const, at(11)),
-    toBeAutomated: at(12) % 5 === 0,
-    isFlaky: at(13) % 17 === 0,
-    isMuted: at(14) % 23 === 0,
-    stepFormat: 'Classic',
-    steps: {
-      classic: [1, 2, 3].map((step) => ({
-        step,
-        action: `Step ${step}`,
-        data: '',
-        expectedResult: 'ok',
-        subSteps: [],
-      })),
-      gherkin: [],
-    },
-    tags: [...new Set([pick(TAGS, at(15)), pick(TAGS, at(16))])],
-    customFields: { component: pick(WORDS, at(17)) },
-  };
-}
-
 /** Appends the cases as the service would record them: numbers first (one counter stream), then each case. */
 async function seed(db: SqlDatabase, projectId: string, userId: string, suites: string[]) {
   const store = createSqlEventStore({ db, schema: STORE_SCHEMA });
   await store.init();
-  const ids = Array.from({ length: CASES }, () => newId());
-  await store.append(
-    `mt-counter-case-${projectId}`,
-    ids.map((entityId, i) => NumberAllocated.of({ kind: 'case', entityId, number: i + 1 })),
-    { expectedVersion: 'no_stream', projectId },
-  );
-  const at = new Date().toISOString();
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < CASES; i = next++) {
-      const caseId = ids[i] as string;
-      await store.append(
-        `mt-case-${caseId}`,
-        [
-          ManualCaseCreated.of({
-            caseId,
-            projectId,
-            number: i + 1,
-            content: contentOf(i, mix(i, 18) % 4 === 0 ? null : pick(suites, mix(i, 19))),
-            comments: [],
-            issues: [],
-            by: userId,
-            at,
-          }),
-        ],
-        { expectedVersion: 'no_stream', projectId },
-      );
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
+  await appendCases(store, { projectId, userId, suites, count: CASES, concurrency: SEED_CONCURRENCY });
 }
 
 async function projected(db: SqlDatabase, projectId: string): Promise<number> {

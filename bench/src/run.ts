@@ -11,6 +11,7 @@ import { benchGateway } from './gateway.bench';
 import { benchEmbeddedIngest } from './embeddedIngest.bench';
 import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
+import { benchManualWeb } from './manualWeb.bench';
 import { benchRelayLag } from './relayLag.bench';
 import { benchReporter } from './reporter.bench';
 import { benchSchemaRegistry } from './schemaRegistry.bench';
@@ -53,6 +54,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
       }),
     ),
   web: () => benchWeb(),
+  'manual-web': () => benchManualWeb(),
   reporter: () => benchReporter(),
   webhooks: () =>
     benchWebhooks({

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import {
+  CASE_STATUSES,
+  ManualCaseCreated,
+  NumberAllocated,
+  PRIORITIES,
+  SEVERITIES,
+  type CaseContent,
+} from '@verdict/contracts';
+import { newId, type EventStore } from '@verdict/platform';
 export { createSqlEventStore, newId } from '@verdict/platform';
 
 export const uniqueNameForBench = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
@@ -34,4 +43,106 @@ export async function onScratchDatabase<T>(
   } finally {
     await onServer(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Manual test cases as the manual-testing service records them, for the benches that need a big library
+// (appending to its store is the only way: the API's write limit makes 10,000 creates take hours).
+
+export const WORDS = [
+  'checkout',
+  'login',
+  'cart',
+  'search',
+  'profile',
+  'payment',
+  'invoice',
+  'export',
+  'admin',
+  'report',
+];
+const TYPES = ['smoke', 'regression', 'functional', 'integration', 'e2e', 'api'] as const;
+const TAGS = ['smoke', 'regression', 'auth', 'payments', 'mobile', 'slow', 'flaky-env', 'a11y'];
+export const pick = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
+/** A well-mixed integer of (i, salt), so that the generated fields are not correlated with each other. */
+export function mix(i: number, salt: number): number {
+  let h = Math.imul(i ^ Math.imul(salt, 0x9e3779b1), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function contentOf(i: number, suiteId: string | null): CaseContent {
+  const at = (salt: number) => mix(i, salt);
+  const area = pick(WORDS, at(1));
+  return {
+    title: `${area} ${pick(WORDS, at(2))} case ${i}`,
+    description: `Checks ${pick(WORDS, at(3))} for variant ${at(4) % 97}`,
+    preconditions: at(20) % 3 === 0 ? `A signed-in customer with a ${area} history` : '',
+    postconditions: '',
+    suiteId,
+    status: pick(CASE_STATUSES, at(5)),
+    severity: pick(SEVERITIES, at(6)),
+    priority: pick(PRIORITIES, at(7)),
+    type: pick(TYPES, at(8)),
+    layer: pick(['e2e', 'api', 'unit', 'not_set'] as const, at(9)),
+    behavior: pick(['positive', 'negative', 'destructive', 'not_set'] as const, at(10)),
+    automationStatus: pick(['manual', 'automated', 'to_be_automated'] as const, at(11)),
+    toBeAutomated: at(12) % 5 === 0,
+    isFlaky: at(13) % 17 === 0,
+    isMuted: at(14) % 23 === 0,
+    stepFormat: 'Classic',
+    steps: {
+      classic: [
+        { action: `Open the ${area} page`, data: '', expectedResult: `The ${area} page is shown` },
+        { action: `Enter variant ${at(4) % 97}`, data: `value-${at(21) % 1000}`, expectedResult: 'Accepted' },
+        { action: 'Submit the form', data: '', expectedResult: 'A confirmation is shown' },
+      ].map((step, index) => ({ step: index + 1, ...step, subSteps: [] })),
+      gherkin: [],
+    },
+    tags: [...new Set([pick(TAGS, at(15)), pick(TAGS, at(16))])],
+    customFields: { component: pick(WORDS, at(17)) },
+  };
+}
+
+/**
+ * Appends `count` cases to the manual-testing `store` (an initialised one) as the service would record
+ * them: their numbers first (one counter stream), then each case; three in four in one of `suites`.
+ * Returns the cases' ids, by number.
+ */
+export async function appendCases(
+  store: EventStore,
+  options: { projectId: string; userId: string; suites: string[]; count: number; concurrency: number },
+): Promise<string[]> {
+  const { projectId, userId, suites, count } = options;
+  const ids = Array.from({ length: count }, () => newId());
+  await store.append(
+    `mt-counter-case-${projectId}`,
+    ids.map((entityId, i) => NumberAllocated.of({ kind: 'case', entityId, number: i + 1 })),
+    { expectedVersion: 'no_stream', projectId },
+  );
+  const at = new Date().toISOString();
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const caseId = ids[i] as string;
+      await store.append(
+        `mt-case-${caseId}`,
+        [
+          ManualCaseCreated.of({
+            caseId,
+            projectId,
+            number: i + 1,
+            content: contentOf(i, mix(i, 18) % 4 === 0 ? null : pick(suites, mix(i, 19))),
+            comments: [],
+            issues: [],
+            by: userId,
+            at,
+          }),
+        ],
+        { expectedVersion: 'no_stream', projectId },
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return ids;
 }

@@ -18,8 +18,8 @@ const FAILING = 1_000;
 const FILES = 200;
 const ERRORS = 25;
 const SAMPLES = 5;
-const CHROMIUM = process.env.VERDICT_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM = process.env.VERDICT_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -28,20 +28,25 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-interface Embedded {
+export interface Embedded {
   url: string;
   token: string;
   projectId: string;
+  /** Printed on the first start only (empty on a later one). */
+  adminKey: string;
   stop(): Promise<void>;
 }
 
-/** `npm start` on a free port with a data folder of its own; resolves once its first start is printed. */
-async function startEmbedded(): Promise<Embedded> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'verdict-web-bench-'));
+/**
+ * `npm start` on a free port with a data folder of its own (removed when stopped), or with `dataDir` (kept:
+ * a second start on it resumes); resolves once its start is printed.
+ */
+export async function startEmbedded(dataDir?: string): Promise<Embedded> {
+  const ownDir = dataDir ?? mkdtempSync(path.join(tmpdir(), 'verdict-web-bench-'));
   const { VERDICT_PUBLIC_URL: _ignored, ...env } = process.env;
   const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'run.cjs'), 'start'], {
     cwd: repoRoot,
-    env: { ...env, PORT: '0', VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...env, PORT: '0', VERDICT_DATA_DIR: ownDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -53,10 +58,11 @@ async function startEmbedded(): Promise<Embedded> {
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir === undefined) rmSync(ownDir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 180_000;
-  while (!/Admin key:\s+\S+/.test(output)) {
+  // The start prints one block, ending in a blank line; a first start adds the token and the admin key.
+  while (!/Verdict is running \(embedded mode\)[^]*\n\n/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`npm start did not start:\n${output}`);
@@ -68,6 +74,7 @@ async function startEmbedded(): Promise<Embedded> {
     url: find(/Verdict is running \(embedded mode\) at (http:\/\/localhost:\d+)/),
     token: find(/Token:\s+(svc_pat_\S+)/),
     projectId: find(/Project id:\s+(\S+)/),
+    adminKey: find(/Admin key:\s+(\S+)/),
     stop,
   };
 }
