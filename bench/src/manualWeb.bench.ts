@@ -10,7 +10,7 @@
 //
 // Baselines from the same run: the library filtered to one case (first render), a search answered by an
 // empty list (filter), and a run of 20 cases (first render, verdicts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -125,8 +125,27 @@ class Tester {
     return after >= before ? after - before : after;
   }
 
-  close(): Promise<void> {
-    return this.context.close();
+  /**
+   * VERDICT_BENCH_CPU_PROF=<dir>: a CPU profile of the page from here until the tester closes, written there
+   * as `manual-web-<name>.cpuprofile` (open it in Chromium's DevTools, Performance panel), for the hot spots.
+   */
+  async profile(name: string): Promise<void> {
+    const dir = process.env.VERDICT_BENCH_CPU_PROF;
+    if (!dir) return;
+    await this.cdp.send('Profiler.enable');
+    await this.cdp.send('Profiler.start');
+    this.profileFile = path.join(dir, `manual-web-${name}.cpuprofile`);
+  }
+
+  private profileFile: string | undefined;
+
+  async close(): Promise<void> {
+    if (this.profileFile) {
+      const { profile } = await this.cdp.send('Profiler.stop');
+      mkdirSync(path.dirname(this.profileFile), { recursive: true });
+      writeFileSync(this.profileFile, JSON.stringify(profile));
+    }
+    await this.context.close();
   }
 }
 
@@ -195,6 +214,7 @@ async function filters(browser: Browser, verdict: Embedded, token: string) {
   try {
     await page.goto(`${verdict.url}/projects/${verdict.projectId}/cases`);
     await page.locator(CASE_ROW).first().waitFor();
+    await tester.profile('filter');
     const search = page.getByRole('textbox', { name: 'Search' });
     const type = async (text: string, answered: () => Promise<unknown>) => {
       await search.click();
@@ -242,6 +262,7 @@ async function verdicts(
       await page.goto(runUrl);
       await page.locator(`${RUN_OPTION}[aria-selected="true"]`).waitFor();
       await tester.measure(() => Promise.resolve());
+      if (done === 0) await tester.profile(`verdicts-${count}`);
       for (let i = 0; i < VERDICTS_PER_PERSON && done < count; i += 1, done += 1) {
         const started = Date.now();
         const key = 'pfbsr'[done % 5] as string;

@@ -24,7 +24,7 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
-import { useRef, useState, type FormEvent } from 'react';
+import { memo, useCallback, useRef, useState, type FormEvent } from 'react';
 import { describeError, verdict } from '../api/client';
 import { AnchorLink } from '../components/AnchorLink';
 import {
@@ -128,13 +128,17 @@ export function CaseLibraryPage() {
 
   const rows = cases.data?.data ?? [];
   const allSelected = rows.length > 0 && rows.every((row) => selection.has(row._id));
-  const toggle = (id: string) =>
-    setSelection((previous) => {
-      const next = new Set(previous);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  // Stable, so that a row re-renders only when its case or its selection changes (CaseRow is memoised).
+  const toggle = useCallback(
+    (id: string) =>
+      setSelection((previous) => {
+        const next = new Set(previous);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   const currentSuite =
     search.suite && search.suite !== UNASSIGNED
       ? suites.data?.find((suite) => suite._id === search.suite)
@@ -259,7 +263,7 @@ export function CaseLibraryPage() {
                         row={row}
                         selectable={canWrite}
                         selected={selection.has(row._id)}
-                        onToggle={() => toggle(row._id)}
+                        onToggle={toggle}
                       />
                     ))}
                   </Table.Tbody>
@@ -298,7 +302,9 @@ export function CaseLibraryPage() {
   );
 }
 
-function CaseRow({
+/** Memoised: a filter or page change first re-renders the page with the previous rows (kept while the
+ * next page loads); those rows need no work then. */
+const CaseRow = memo(function CaseRow({
   projectId,
   row,
   selectable,
@@ -309,14 +315,18 @@ function CaseRow({
   row: ManualCase;
   selectable: boolean;
   selected: boolean;
-  onToggle: () => void;
+  onToggle: (id: string) => void;
 }) {
   const { classification, automation } = row;
   return (
     <Table.Tr>
       {selectable ? (
         <Table.Td>
-          <Checkbox aria-label={`Select ${row.caseId}`} checked={selected} onChange={onToggle} />
+          <Checkbox
+            aria-label={`Select ${row.caseId}`}
+            checked={selected}
+            onChange={() => onToggle(row._id)}
+          />
         </Table.Td>
       ) : null}
       <Table.Td className="mono">{row.caseId}</Table.Td>
@@ -364,7 +374,7 @@ function CaseRow({
       </Table.Td>
     </Table.Tr>
   );
-}
+});
 
 /** One PATCH per case, one after the other (writes count in the token's limit of 60 a minute, spec §8). */
 async function patchEach(

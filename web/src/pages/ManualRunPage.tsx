@@ -81,22 +81,15 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
     if (target) void navigate({ search: { case: target._id }, replace: true });
   };
 
-  // Elapsed time: counted from when the case was opened, in whole seconds, ticking on screen.
+  // Elapsed time: counted from when the case was opened, in whole seconds (sent with the verdict; the
+  // ticking display is ElapsedTime's, so that its tick re-renders it alone, not the run's page).
   const openedAt = useRef(Date.now());
-  const [now, setNow] = useState(Date.now());
-  const ticker = useInterval(() => setNow(Date.now()), 1000);
   useEffect(() => {
     openedAt.current = Date.now();
-    setNow(Date.now());
   }, [current?._id]);
-  useEffect(() => {
-    ticker.start();
-    return ticker.stop;
-  }, [ticker]);
-  const elapsed = Math.max(0, Math.round((now - openedAt.current) / 1000));
 
   const record = useMutation({
-    mutationFn: async ({ runCase, result }: { runCase: ManualRunCase; result: Verdict; elapsed: number }) =>
+    mutationFn: async ({ runCase, result }: { runCase: ManualRunCase; result: Verdict }) =>
       unwrap(
         await api.api.PATCH('/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}', {
           params: { path: { projectId, runId: run._id, runCaseId: runCase._id } },
@@ -119,7 +112,7 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
   });
   const give = (result: Verdict) => {
     if (!current || !canWrite) return;
-    record.mutate({ runCase: current, result, elapsed });
+    record.mutate({ runCase: current, result });
     const results = cases.map((c, i) => (i === index ? result : c.result) as RunCaseResult);
     go(nextToTest(results, index));
   };
@@ -163,7 +156,6 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
               projectId={projectId}
               runId={run._id}
               runCase={current}
-              elapsed={elapsed}
               canWrite={canWrite}
               onVerdict={give}
               pending={record.isPending}
@@ -311,11 +303,27 @@ function CaseList({
 
 type StepResult = { status: RunCaseResult; comment: string };
 
+/** How long the case has been open (its panel is mounted per case), ticking every second. */
+function ElapsedTime() {
+  const [openedAt] = useState(Date.now);
+  const [now, setNow] = useState(openedAt);
+  const ticker = useInterval(() => setNow(Date.now()), 1000);
+  useEffect(() => {
+    ticker.start();
+    return ticker.stop;
+  }, [ticker]);
+  const elapsed = Math.max(0, Math.round((now - openedAt) / 1000));
+  return (
+    <Text size="sm" className="mono" aria-label={`Open for ${formatElapsed(elapsed)}`} role="timer">
+      {formatElapsed(elapsed)}
+    </Text>
+  );
+}
+
 function CurrentCase({
   projectId,
   runId,
   runCase,
-  elapsed,
   canWrite,
   onVerdict,
   pending,
@@ -323,7 +331,6 @@ function CurrentCase({
   projectId: string;
   runId: string;
   runCase: ManualRunCase;
-  elapsed: number;
   canWrite: boolean;
   onVerdict: (result: Verdict) => void;
   pending: boolean;
@@ -399,9 +406,7 @@ function CurrentCase({
             </Stack>
             <Stack gap={2} align="flex-end">
               <StatusBadge status={runCase.result} />
-              <Text size="sm" className="mono" aria-label={`Open for ${formatElapsed(elapsed)}`} role="timer">
-                {formatElapsed(elapsed)}
-              </Text>
+              <ElapsedTime />
             </Stack>
           </Group>
           {canWrite ? (
