@@ -43,6 +43,10 @@ test.describe('assigning manual work to a member', () => {
     ).toContainText('untested');
     await page.reload();
     await expect(picker).toHaveValue(`Grace Hopper ${stamp}`);
+    // The case's history says who assigned it to whom, without a verdict.
+    const history = page.getByRole('heading', { name: 'Verdict history' }).locator('..');
+    await expect(history).toContainText(`assigned to Grace Hopper ${stamp}`);
+    await expect(history.getByText('assignee', { exact: true })).toBeVisible();
     await screenshotWithoutViolations(page, testInfo, 'manual-run-assignee');
 
     // "Assign to me" is one click; the picker then names the tester.

@@ -593,12 +593,17 @@ function CurrentCase({
                   <StatusBadge status={entry.result} size="xs" />
                 ) : (
                   <Badge size="xs" variant="outline" color="gray">
-                    {entry.mode}
+                    {entryKind(entry)}
                   </Badge>
                 )}
                 <Text size="xs">
                   {entry.by ? `${entry.by.firstName} ${entry.by.lastName}` : 'Someone'} ·{' '}
                   <span title={formatTime(entry.at)}>{formatAgo(entry.at)}</span>
+                  {entry.assignee !== undefined
+                    ? entry.assignee
+                      ? ` · assigned to ${entry.assignee.firstName} ${entry.assignee.lastName}`
+                      : ' · unassigned'
+                    : ''}
                   {entry.elapsed !== null ? ` · ${formatElapsed(entry.elapsed)}` : ''}
                   {entry.comment ? ` · “${entry.comment}”` : ''}
                 </Text>
@@ -609,4 +614,10 @@ function CurrentCase({
       </Card>
     </Stack>
   );
+}
+
+/** What an entry without a verdict changed: the assignee, or the step results, comment and issues. */
+function entryKind(entry: { mode: 'quick' | 'detailed'; assignee?: unknown }): string {
+  if (entry.assignee !== undefined) return 'assignee';
+  return entry.mode === 'detailed' ? 'details' : 'update';
 }
