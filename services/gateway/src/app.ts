@@ -21,8 +21,8 @@ import {
 } from '@verdict/platform';
 import { createAccessChain, createTokenInfoRouter } from './access/accessChain';
 import { limitFailedAdminKeys } from './access/rateLimits';
-import { createSessionRouter, createSignInRouter } from './access/sessions/session.http';
-import { createOwnTokensRouter } from './access/sessions/ownTokens.http';
+import { createSessionRouter, createSignInRouter } from './access/sessions/routes';
+import { createOwnTokensRouter } from './access/sessions/ownTokenRoutes';
 import { createMembersRouter } from './identity/members';
 import { createSessionStore, type SessionStore } from './access/sessions/sessionStore';
 import { createWebAppRouter } from './web/webApp';

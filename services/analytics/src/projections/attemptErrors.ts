@@ -3,7 +3,16 @@
  * run report. Written with its attempt, so an attempt applied twice writes nothing new.
  */
 import type { SqlExecutor } from '@verdict/platform';
-import type { ResultRow } from './executions';
+
+/** What this slice reads of a result row (executions' `ResultRow`), named here so the two files do not import each other. */
+export interface AttemptRow {
+  run_id: string;
+  case_id: string;
+  platform: string;
+  attempt: number;
+  project_id: string;
+  error_line: string | null;
+}
 
 /** The attempt errors table, in schema `s`. */
 export function attemptErrorTables(s: string): string[] {
@@ -21,10 +30,10 @@ export function attemptErrorTables(s: string): string[] {
 }
 
 /** Keeps the error line of each failed attempt of the batch (attempt_errors). */
-export async function recordErrors(tx: SqlExecutor, s: string, rows: ResultRow[]): Promise<void> {
+export async function recordErrors(tx: SqlExecutor, s: string, rows: AttemptRow[]): Promise<void> {
   const failed = rows.filter((row) => row.error_line !== null);
   if (failed.length === 0) return;
-  const column = <K extends keyof ResultRow>(key: K) => failed.map((r) => r[key]);
+  const column = <K extends keyof AttemptRow>(key: K) => failed.map((r) => r[key]);
   await tx.query(
     `INSERT INTO ${s}.attempt_errors (run_id, case_id, platform, attempt, project_id, error_line)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])
