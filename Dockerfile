@@ -27,11 +27,13 @@ COPY platform platform
 COPY services services
 COPY clients clients
 COPY scripts scripts
+# The client package first: the gateway bundles the MCP server, which takes the case value sets from the
+# client's module generated from the OpenAPI document at build time.
+RUN npm run build --workspace clients/client
 RUN node scripts/bundle-image.cjs /src/dist
 # The web app (docs/web.md): static files the gateway serves at /, built against the client package.
-COPY clients clients
 COPY web web
-RUN npm run build --workspace clients/client && npm run build --workspace web
+RUN npm run build --workspace web
 
 # Production dependencies only: the bundles load third-party packages from node_modules.
 FROM manifests AS deps

@@ -72,7 +72,11 @@ export function startProcess(
   };
 }
 
-/** A free-ish port for a test process; collisions are unlikely and fail loudly. */
+/**
+ * A free-ish port for a test process; collisions are unlikely and fail loudly. Below Linux's ephemeral
+ * range (32768-60999), where the outgoing connections of every test (to PostgreSQL, Kafka, Redis) take
+ * their local ports: a port drawn there was once already taken by one of them.
+ */
 export function randomPort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
+  return 20_000 + Math.floor(Math.random() * 12_000);
 }
