@@ -3,6 +3,7 @@ import type { DeadLetterRecord, DeadLetterStatus } from '@verdict/contracts';
 import type { Clock } from '../clock';
 import { EVENT_ID_HEADER, type DeadLetterNotice } from '../eventBus/types';
 import type { SqlDatabase } from '../sql/types';
+import { createSharedObjects } from '../sql/sharedObjects';
 
 /**
  * Where dead letters are kept for operators: one row per (consumer group, event), in SQL beside the event
@@ -136,10 +137,9 @@ export function createSqlDeadLetterStore(options: {
     return ready;
   };
 
+  // Every process of the distributed mode keeps its dead letters here, and they may all start at once.
   const create = () =>
-    db.transaction(async (tx) => {
-      // Several processes of the distributed mode may start at once: one creates, the others wait.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+    createSharedObjects(db, table, async (tx) => {
       await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await tx.query(
         `CREATE TABLE IF NOT EXISTS ${table} (

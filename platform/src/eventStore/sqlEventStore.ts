@@ -20,6 +20,7 @@ import type { Clock } from '../clock';
 import { systemClock } from '../clock';
 import { ConflictError, ServiceUnavailableError, VersionConflictError } from '../errors';
 import { newId } from '../ids';
+import { createSharedObjects } from '../sql/sharedObjects';
 import type { SqlDatabase, SqlExecutor } from '../sql/types';
 import { isSqlError, SQLSTATE } from '../sql/types';
 import type {
@@ -464,11 +465,8 @@ export function createSqlEventStore(options: SqlEventStoreOptions): EventStore {
 
   return {
     async init() {
-      await db.transaction(async (tx) => {
-        // Several processes may start at once: CREATE … IF NOT EXISTS alone races on the catalog.
-        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `verdict.event_store.${schema}`,
-        ]);
+      // A service's replicas may start at once.
+      await createSharedObjects(db, `verdict.event_store.${schema}`, async (tx) => {
         for (const statement of tableDefinition(schema)) await tx.query(statement);
       });
     },

@@ -1,4 +1,5 @@
 import type { GlobalCursor } from '../eventStore/types';
+import { createSharedObjects } from '../sql/sharedObjects';
 import type { SqlDatabase } from '../sql/types';
 
 /** Where the relay stands in the store, saved after each published batch. */
@@ -13,15 +14,18 @@ export interface CheckpointStore {
  * @example const checkpoints = await createSqlCheckpointStore(db, 'test_results');
  */
 export async function createSqlCheckpointStore(db: SqlDatabase, schema: string): Promise<CheckpointStore> {
-  await db.exec(
-    `CREATE SCHEMA IF NOT EXISTS ${schema};
-     CREATE TABLE IF NOT EXISTS ${schema}.relay_checkpoints (
-       name text PRIMARY KEY,
-       transaction_id text NOT NULL,
-       global_position bigint NOT NULL,
-       updated_at timestamptz NOT NULL DEFAULT now()
-     )`,
-  );
+  // A service's replicas may start at once.
+  await createSharedObjects(db, `${schema}.relay_checkpoints`, async (tx) => {
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.relay_checkpoints (
+         name text PRIMARY KEY,
+         transaction_id text NOT NULL,
+         global_position bigint NOT NULL,
+         updated_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+  });
   return {
     async load(name) {
       const { rows } = await db.query<{ transaction_id: string; global_position: string | number }>(
