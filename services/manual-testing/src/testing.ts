@@ -30,6 +30,7 @@ import {
   type InternalIdentity,
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
+import { projectionSpec, type ProjectionSpecOptions } from '@verdict/platform/testing/projections';
 import { linkedTestsProjection } from './links/linkedTests';
 import {
   createManualTestingModule,
@@ -288,3 +289,28 @@ export const readStoreOf = (db: SqlDatabase, schemas: ManualReadModels): ManualR
   schemas,
   signBlobUrl: (key) => `blob:${key}`,
 });
+
+/**
+ * A read-model slice under test on one database (a `describe.each(testDatabases())` case): `spec()` is its
+ * projectionSpec, `read(schema)` the read store with the scenario's schema in the slice's place and the
+ * other read models empty. The database opens before the suite and closes after it.
+ *
+ * @example const slice = sliceUnderTest(open, 'releaseList', releaseListProjection);
+ */
+export function sliceUnderTest(
+  open: () => Promise<SqlDatabase>,
+  slice: keyof ManualReadModels,
+  projection: ProjectionSpecOptions['projection'],
+) {
+  let db: SqlDatabase;
+  let others: ManualReadModels;
+  beforeAll(async () => {
+    db = await open();
+    others = await emptyReadModels(db);
+  });
+  afterAll(() => db.close());
+  return {
+    spec: () => projectionSpec({ db, projection }),
+    read: (schema: string): ManualReadStore => readStoreOf(db, { ...others, [slice]: schema }),
+  };
+}

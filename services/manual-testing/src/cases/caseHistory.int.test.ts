@@ -4,11 +4,8 @@ import {
   ManualCaseRevised,
   type CaseContent,
 } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { caseHistory, caseHistoryProjection } from './caseHistory';
 import { DEFAULT_CONTENT } from './decide';
 
@@ -17,15 +14,7 @@ const by = 'user-1';
 const streamId = 'mt-case-c1';
 
 describe.each(testDatabases())('the case history on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'caseHistory', caseHistoryProjection);
 
   it('when a case is created, changed, commented and given an attachment, then its history lists each, newest first, at its revision', async () => {
     const revised = (set: Partial<CaseContent>, previous: Partial<CaseContent>, comment?: string) => ({
@@ -41,7 +30,8 @@ describe.each(testDatabases())('the case history on $name', ({ open }) => {
       }),
       streamId,
     });
-    await projectionSpec({ db, projection: caseHistoryProjection })
+    await slice
+      .spec()
       .given([
         {
           ...ManualCaseCreated.of({
@@ -79,7 +69,7 @@ describe.each(testDatabases())('the case history on $name', ({ open }) => {
         },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, caseHistory: schema });
+        const read = slice.read(schema);
         const history = await caseHistory(read, 'c1', 1, 10);
         expect(history.total).toBe(4);
         expect(history.items.map((h) => [h.kind, h.revision, h.changes, h.comments, h.issuesLinked])).toEqual(

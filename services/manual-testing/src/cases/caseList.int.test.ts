@@ -5,11 +5,8 @@ import {
   ManualCasesQuery,
   type CaseContent,
 } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import { emptyReadModels, readStoreOf } from '../testing';
-import type { ManualReadModels } from '../shared/readStore';
+import { sliceUnderTest } from '../testing';
 import { caseDetail } from './caseDetail';
 import { caseListProjection, listCases } from './caseList';
 import { DEFAULT_CONTENT } from './decide';
@@ -32,20 +29,13 @@ const created = (caseId: string, number: number, content: Partial<CaseContent>) 
 });
 
 describe.each(testDatabases())('the case list on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'caseList', caseListProjection);
   const list = (schema: string, query: Record<string, string>) =>
-    listCases(readStoreOf(db, { ...others, caseList: schema }), 'project-1', ManualCasesQuery.parse(query));
+    listCases(slice.read(schema), 'project-1', ManualCasesQuery.parse(query));
 
   it('when cases are created and revised, then the list filters, sorts, searches and counts them as they are now', async () => {
-    await projectionSpec({ db, projection: caseListProjection })
+    await slice
+      .spec()
       .given([
         created('c1', 1, { title: 'Log in', priority: 'high', tags: ['smoke'] }),
         created('c2', 2, { title: 'Checkout', priority: 'low' }),
@@ -93,7 +83,8 @@ describe.each(testDatabases())('the case list on $name', ({ open }) => {
       by,
       at,
     });
-    await projectionSpec({ db, projection: caseListProjection })
+    await slice
+      .spec()
       .given([created('c1', 1, { title: 'Log in' })])
       .when([
         {
@@ -112,11 +103,11 @@ describe.each(testDatabases())('the case list on $name', ({ open }) => {
         { ...attachment, streamId: 'mt-case-c1' },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const detail = await caseDetail(readStoreOf(db, { ...others, caseList: schema }), 'project-1', 'c1');
+        const detail = await caseDetail(slice.read(schema), 'project-1', 'c1');
         expect(detail?.comments.map((c) => c.text)).toEqual(['flaky on Safari']);
         expect(detail?.issues.map((i) => i.key)).toEqual(['JIRA-1']);
         expect(detail?.attachments.map((a) => [a._id, a.blobUrl])).toEqual([['a1', 'blob:k/a1']]);
-        expect(await caseDetail(readStoreOf(db, { ...others, caseList: schema }), 'other', 'c1')).toBeNull();
+        expect(await caseDetail(slice.read(schema), 'other', 'c1')).toBeNull();
       });
   });
 });

@@ -1,27 +1,17 @@
 import { ManualReleaseCreated, ManualReleaseUpdated } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { listReleases, releaseDetail, releaseIdOf, releaseListProjection } from './releaseList';
 
 const at = '2026-03-01T10:00:00.000Z';
 const by = 'user-1';
 
 describe.each(testDatabases())('the release list on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'releaseList', releaseListProjection);
 
   it('when a release is created and updated, then it reads as last set, found by MS-<n>, with no runs yet', async () => {
-    await projectionSpec({ db, projection: releaseListProjection })
+    await slice
+      .spec()
       .given([
         {
           ...ManualReleaseCreated.of({
@@ -53,7 +43,7 @@ describe.each(testDatabases())('the release list on $name', ({ open }) => {
         },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, releaseList: schema });
+        const read = slice.read(schema);
         expect(await releaseIdOf(read, 'project-1', 'ms-1')).toBe('r1');
         expect(await releaseDetail(read, 'project-1', 'r1')).toMatchObject({
           releaseId: 'MS-1',

@@ -1,9 +1,6 @@
 import { ManualSessionCreated, ManualSessionUpdated } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { listSessions, sessionDetail, sessionListProjection } from './sessionList';
 
 const by = 'user-1';
@@ -14,18 +11,11 @@ const update = (status: 'in_progress' | 'completed', at: string) => ({
 });
 
 describe.each(testDatabases())('the session list on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'sessionList', sessionListProjection);
 
   it('when a session was created before time boxes (no timeBoxMinutes in its event), then it has none', async () => {
-    await projectionSpec({ db, projection: sessionListProjection })
+    await slice
+      .spec()
       .given([])
       .when([
         {
@@ -48,7 +38,7 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
         },
       ])
       .then(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, sessionList: schema });
+        const read = slice.read(schema);
         expect(await sessionDetail(read, 'project-1', 'x0')).toMatchObject({
           charter: 'Old',
           timeBoxMinutes: null,
@@ -57,7 +47,8 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
   });
 
   it('when a planned session is started and completed, then it keeps when it first started and when it was completed', async () => {
-    await projectionSpec({ db, projection: sessionListProjection })
+    await slice
+      .spec()
       .given([
         {
           ...ManualSessionCreated.of({
@@ -93,7 +84,7 @@ describe.each(testDatabases())('the session list on $name', ({ open }) => {
         },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, sessionList: schema });
+        const read = slice.read(schema);
         expect(await sessionDetail(read, 'project-1', 'x1')).toMatchObject({
           charter: 'Explore refunds',
           status: 'completed',

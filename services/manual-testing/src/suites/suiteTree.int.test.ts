@@ -1,9 +1,6 @@
 import { ManualSuiteCreated, ManualSuiteDeleted, ManualSuiteUpdated } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { findSuite, listSuites, suiteChildren, suiteTreeProjection } from './suiteTree';
 
 const at = '2026-03-01T10:00:00.000Z';
@@ -20,18 +17,11 @@ const created = (suiteId: string, name: string, parentId: string | null) => ({
 });
 
 describe.each(testDatabases())('the suite tree on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'suiteTree', suiteTreeProjection);
 
   it('when suites are created, moved, renamed and deleted, then each shows its path from the root, and a deleted one is gone', async () => {
-    await projectionSpec({ db, projection: suiteTreeProjection })
+    await slice
+      .spec()
       .given([created('s1', 'Shop', null), created('s2', 'Cart', null), created('s3', 'Old', 's1')])
       .when([
         {
@@ -45,7 +35,7 @@ describe.each(testDatabases())('the suite tree on $name', ({ open }) => {
         { ...ManualSuiteDeleted.of({ suiteId: 's3', by, at }), streamId: 'mt-suite-s3' },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, suiteTree: schema });
+        const read = slice.read(schema);
         const cart = await findSuite(read, 'project-1', 's2');
         expect(cart).toMatchObject({ name: 'Cart', parentId: 's1', caseCount: 0 });
         expect(cart?.path.map((s) => s.name)).toEqual(['Store', 'Cart']);

@@ -1,26 +1,16 @@
 import { MembershipSet, UserCreated } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { memberUserId, userDirectoryProjection, usersByIds } from './userDirectory';
 
 const at = '2026-03-01T10:00:00.000Z';
 
 describe.each(testDatabases())('the user directory on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'users', userDirectoryProjection);
 
   it('when users are announced and made members, then a member is found by id or e-mail in their organization only', async () => {
-    await projectionSpec({ db, projection: userDirectoryProjection })
+    await slice
+      .spec()
       .given([
         {
           ...UserCreated.of({
@@ -59,7 +49,7 @@ describe.each(testDatabases())('the user directory on $name', ({ open }) => {
         },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, users: schema });
+        const read = slice.read(schema);
         expect(await memberUserId(read, 'o1', ' ada@example.COM ')).toBe('u1');
         expect(await memberUserId(read, 'o1', 'u1')).toBe('u1');
         expect(await memberUserId(read, 'o1', 'bob@example.com')).toBeNull();
