@@ -314,3 +314,36 @@ export function sliceUnderTest(
     read: (schema: string): ManualReadStore => readStoreOf(db, { ...others, [slice]: schema }),
   };
 }
+
+/**
+ * The service with the organization's users on one database, for a route test (a
+ * `describe.each(testDatabases())` case). `project()` calls it in a fresh project (or the one named) as
+ * its owner; `as` changes the caller (a role, a user). Started before the suite and stopped after it.
+ *
+ * @example const { project } = serviceUnderTest(database.open); const p = project(); await p.post('/manual-suites', { name: 'Shop' });
+ */
+export function serviceUnderTest(open: () => Promise<SqlDatabase>, options: ServiceOptions = {}) {
+  let db: SqlDatabase;
+  let service: RunningService;
+  beforeAll(async () => {
+    db = await open();
+    service = await startWithUsers(db, options);
+  });
+  afterAll(async () => {
+    await service.stop();
+    await db.close();
+  });
+
+  function project(projectId = uniqueName('p')) {
+    const call = (method: string, url: string, body: unknown, as: Partial<InternalIdentity>) =>
+      service.call(method, `/${projectId}${url}`, body, { projectId, ...as });
+    return {
+      projectId,
+      get: (url: string, as: Partial<InternalIdentity> = {}) => call('GET', url, undefined, as),
+      post: (url: string, body: unknown, as: Partial<InternalIdentity> = {}) => call('POST', url, body, as),
+      patch: (url: string, body: unknown, as: Partial<InternalIdentity> = {}) => call('PATCH', url, body, as),
+      delete: (url: string, as: Partial<InternalIdentity> = {}) => call('DELETE', url, undefined, as),
+    };
+  }
+  return { project, service: () => service };
+}

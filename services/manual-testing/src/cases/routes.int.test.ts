@@ -1,33 +1,8 @@
-import type { SqlDatabase } from '@verdict/platform';
-import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { OWNER, startWithUsers, TESTER, type RunningService } from '../testing';
+import { OWNER, serviceUnderTest, TESTER } from '../testing';
 
 describe.each(testDatabases())('manual test cases on $name', (database) => {
-  let db: SqlDatabase;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    db = await database.open();
-    service = await startWithUsers(db);
-  });
-  afterAll(async () => {
-    await service.stop();
-    await db.close();
-  });
-
-  /** A fresh project per test where counts and numbers matter. */
-  function project(projectId = uniqueName('p')) {
-    const as = { projectId };
-    return {
-      projectId,
-      get: (url: string, role: Partial<{ role: 'viewer' | 'member' }> = {}) =>
-        service.call('GET', `/${projectId}${url}`, undefined, { ...as, ...role }),
-      post: (url: string, body: unknown) => service.call('POST', `/${projectId}${url}`, body, as),
-      patch: (url: string, body: unknown, extra: Record<string, unknown> = {}) =>
-        service.call('PATCH', `/${projectId}${url}`, body, { ...as, ...extra }),
-    };
-  }
+  const { project, service } = serviceUnderTest(database.open);
 
   async function create(p: ReturnType<typeof project>, body: Record<string, unknown> = {}) {
     const answer = await p.post('/manual-test-cases', { title: 'Log in', ...body });
@@ -125,7 +100,7 @@ describe.each(testDatabases())('manual test cases on $name', (database) => {
     });
 
     it('when the path names a project other than the authorized one, then 403 FORBIDDEN', async () => {
-      const answer = await service.call('GET', '/someone-else/manual-tests', undefined, {
+      const answer = await service().call('GET', '/someone-else/manual-tests', undefined, {
         projectId: 'mine',
       });
       expect(answer.status).toBe(403);

@@ -1,30 +1,8 @@
-import type { SqlDatabase } from '@verdict/platform';
-import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { startWithUsers, TESTER, type RunningService } from '../testing';
+import { serviceUnderTest, TESTER } from '../testing';
 
 describe.each(testDatabases())('manual suites and sessions on $name', (database) => {
-  let db: SqlDatabase;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    db = await database.open();
-    service = await startWithUsers(db);
-  });
-  afterAll(async () => {
-    await service.stop();
-    await db.close();
-  });
-
-  function project(projectId = uniqueName('p')) {
-    const as = { projectId };
-    return {
-      get: (url: string) => service.call('GET', `/${projectId}${url}`, undefined, as),
-      post: (url: string, body: unknown) => service.call('POST', `/${projectId}${url}`, body, as),
-      patch: (url: string, body: unknown) => service.call('PATCH', `/${projectId}${url}`, body, as),
-      delete: (url: string) => service.call('DELETE', `/${projectId}${url}`, undefined, as),
-    };
-  }
+  const { project } = serviceUnderTest(database.open);
 
   describe('suites', () => {
     it('when a suite is created, then 200 (spec §4: no other status is stated) with the suite', async () => {
