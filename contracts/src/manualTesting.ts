@@ -540,7 +540,15 @@ export const QUICK_VERDICT_FIELDS = ['assigneeUserId', 'result', 'status', 'elap
 export const DETAILED_RESULT_FIELDS = ['comment', 'linkedIssues', 'stepResults'] as const;
 
 export const RunCaseEntry = z.object({
-  mode: z.enum(['quick', 'detailed']),
+  /** `evidence`: a file attached to the run case or removed from it (`evidence` says which). */
+  mode: z.enum(['quick', 'detailed', 'evidence']),
+  evidence: z
+    .object({
+      action: z.enum(['attached', 'removed']),
+      attachmentId: z.string(),
+      originalFileName: z.string(),
+    })
+    .optional(),
   result: RunCaseResult.nullable(),
   assignee: ManualUser.nullable().optional(),
   elapsed: z.number().nullable(),
@@ -567,6 +575,8 @@ export const ManualRunCase = z.object({
   comment: z.string().nullable(),
   linkedIssues: z.array(z.record(z.string(), z.unknown())),
   stepResults: z.array(z.object({ order: z.number(), status: RunCaseResult, comment: z.string() })),
+  /** Evidence of the result (screenshots, logs), oldest first, each with a fresh signed `blobUrl`. */
+  attachments: z.array(CaseAttachment),
   /** Every update ever made, oldest first; the current result is the latest one set. */
   history: z.array(RunCaseEntry),
   updatedAt: Timestamp,
@@ -606,6 +616,11 @@ export const ManualRunCasePath = z.object({ projectId: PathId, runId: PathId, ru
 export const ManualRunResponse = successEnvelope(ManualRunDetail);
 export const ManualRunsResponse = listEnvelope(ManualRun);
 export const ManualRunCaseResponse = successEnvelope(ManualRunCase);
+export const RunCaseAttachmentPath = ManualRunCasePath.extend({ attachmentId: PathId });
+export const RunCaseAttachmentResponse = successEnvelope(CaseAttachment);
+export const DeletedRunCaseAttachment = successEnvelope(
+  z.object({ _id: z.string(), deleted: z.literal(true) }),
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // Releases (spec §4.5, API.md)

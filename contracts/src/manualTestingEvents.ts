@@ -187,6 +187,36 @@ export const ManualRunCaseUpdated = defineEvent(
   }),
 );
 
+/**
+ * Evidence on a run case: a file (screenshot, log) a tester attaches to the verdict, stored in the blob
+ * store under `blobKey`. Removing it keeps the record in the stream (the run case's history names it); the
+ * blob itself is deleted.
+ */
+export const ManualRunCaseAttachmentAdded = defineEvent(
+  'manual-run.case-attachment-added',
+  1,
+  z.object({
+    runId: z.string(),
+    refId: z.string(),
+    attachment: AttachmentRecord,
+    by: z.string(),
+    at: Timestamp,
+  }),
+);
+
+export const ManualRunCaseAttachmentRemoved = defineEvent(
+  'manual-run.case-attachment-removed',
+  1,
+  z.object({
+    runId: z.string(),
+    refId: z.string(),
+    /** The attachment as it was added: its blob key, and its name for the history. */
+    attachment: AttachmentRecord,
+    by: z.string(),
+    at: Timestamp,
+  }),
+);
+
 export const ReleaseFields = z.object({
   name: z.string(),
   description: z.string(),
@@ -256,6 +286,8 @@ export const MANUAL_TESTING_EVENTS = [
   ManualSuiteDeleted,
   ManualRunCreated,
   ManualRunCaseUpdated,
+  ManualRunCaseAttachmentAdded,
+  ManualRunCaseAttachmentRemoved,
   ManualReleaseCreated,
   ManualReleaseUpdated,
   ManualSessionCreated,
@@ -268,7 +300,12 @@ export type ManualCaseEvent = EventOf<
 export type ManualSuiteEvent = EventOf<
   typeof ManualSuiteCreated | typeof ManualSuiteUpdated | typeof ManualSuiteDeleted
 >;
-export type ManualRunEvent = EventOf<typeof ManualRunCreated | typeof ManualRunCaseUpdated>;
+export type ManualRunEvent = EventOf<
+  | typeof ManualRunCreated
+  | typeof ManualRunCaseUpdated
+  | typeof ManualRunCaseAttachmentAdded
+  | typeof ManualRunCaseAttachmentRemoved
+>;
 export type ManualReleaseEvent = EventOf<typeof ManualReleaseCreated | typeof ManualReleaseUpdated>;
 export type ManualSessionEvent = EventOf<typeof ManualSessionCreated | typeof ManualSessionUpdated>;
 export type ManualTestingEvent = EventOf<(typeof MANUAL_TESTING_EVENTS)[number]>;

@@ -9,6 +9,7 @@ import {
   CreateReleaseRequest,
   CreateSessionRequest,
   CreateSuiteRequest,
+  DeletedRunCaseAttachment,
   ManualCasePath,
   ManualCaseResponse,
   ManualCasesQuery,
@@ -25,6 +26,8 @@ import {
   ManualSuitesResponse,
   PageQuery,
   ReleasePath,
+  RunCaseAttachmentPath,
+  RunCaseAttachmentResponse,
   ReleaseResponse,
   ReleasesQuery,
   ReleasesResponse,
@@ -184,7 +187,10 @@ export const manualSuiteRoutes = defineRoutes([
   },
 ]);
 
-/** The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4). */
+/**
+ * The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4), and its evidence
+ * (attach, remove).
+ */
 export const manualRunRoutes = defineRoutes([
   {
     method: 'post',
@@ -231,6 +237,36 @@ export const manualRunRoutes = defineRoutes([
     params: ManualRunCasePath,
     body: UpdateRunCaseRequest,
     responses: ok(ManualRunCaseResponse),
+  },
+  {
+    method: 'post',
+    path: '/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments',
+    summary: 'Attach evidence (a screenshot, a log) to a run case (multipart: file, optional stepRef)',
+    description:
+      'runCaseId is the run-case reference, the case key TC-<n> or the case _id. The multipart field file is stored in the blob store (at most VERDICT_ARTIFACT_MAX_BYTES, else 413 PAYLOAD_TOO_LARGE); stepRef names the step the file shows. 201 with the attachment and a signed blobUrl (valid 15 minutes; every read of the run signs a fresh one). The run case history records it.',
+    tag: TAG,
+    security: 'bearer',
+    roles: WRITER_ROLES,
+    params: ManualRunCasePath,
+    bodyContentTypes: ['multipart/form-data'],
+    rawInput: ['body'],
+    body: z.object({
+      file: z.string().meta({ format: 'binary' }).describe('The file; its name and type are kept'),
+      stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
+    }),
+    responses: created(RunCaseAttachmentResponse),
+  },
+  {
+    method: 'delete',
+    path: '/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments/{attachmentId}',
+    summary: 'Remove evidence from a run case; removing it again answers the same',
+    description:
+      'The file is deleted from the blob store and no longer listed; the run case history keeps the removal. An attachment the run case never had is 404 NOT_FOUND.',
+    tag: TAG,
+    security: 'bearer',
+    roles: WRITER_ROLES,
+    params: RunCaseAttachmentPath,
+    responses: ok(DeletedRunCaseAttachment),
   },
 ]);
 

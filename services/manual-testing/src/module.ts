@@ -187,6 +187,7 @@ export function createManualTestingModule(
     clock: ports.clock,
     blobs: ports.blobs,
     attachmentMaxBytes: settings.attachmentMaxBytes,
+    logger,
   };
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));

@@ -606,6 +606,7 @@ function CurrentCase({
                     : ''}
                   {entry.elapsed !== null ? ` · ${formatElapsed(entry.elapsed)}` : ''}
                   {entry.comment ? ` · “${entry.comment}”` : ''}
+                  {entry.evidence ? ` · ${entry.evidence.originalFileName}` : ''}
                 </Text>
               </Group>
             ))
@@ -616,8 +617,12 @@ function CurrentCase({
   );
 }
 
-/** What an entry without a verdict changed: the assignee, or the step results, comment and issues. */
-function entryKind(entry: { mode: 'quick' | 'detailed'; assignee?: unknown }): string {
+/**
+ * What an entry without a verdict changed: evidence attached or removed, the assignee, or the step
+ * results, comment and issues.
+ */
+function entryKind(entry: Pick<ManualRunCase['history'][number], 'mode' | 'assignee' | 'evidence'>): string {
+  if (entry.evidence) return `evidence ${entry.evidence.action}`;
   if (entry.assignee !== undefined) return 'assignee';
   return entry.mode === 'detailed' ? 'details' : 'update';
 }

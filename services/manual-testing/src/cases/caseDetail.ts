@@ -42,7 +42,8 @@ interface CaseRow {
   }[];
 }
 
-interface StoredAttachment {
+/** An attachment as a read model keeps it (its event's record, with when it came). */
+export interface StoredAttachment {
   id: string;
   fileName: string;
   originalFileName: string;
@@ -85,7 +86,8 @@ export async function caseRows(store: ManualReadStore, projectId: string, ids: s
   return rows;
 }
 
-function attachmentOf(store: ManualReadStore, stored: StoredAttachment): CaseAttachment {
+/** An attachment as answered, with a freshly signed download URL. */
+export function attachmentOf(store: ManualReadStore, stored: StoredAttachment): CaseAttachment {
   return {
     _id: stored.id,
     fileName: stored.fileName,

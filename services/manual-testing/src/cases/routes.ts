@@ -4,11 +4,9 @@
  */
 import { manualCaseRoutes, paginationOf, type ManualTestCaseDetail } from '@verdict/contracts';
 import {
-  AppError,
   bindRoutes,
   NotFoundError,
   newId,
-  receiveUpload,
   reply,
   ValidationError,
   type BoundRoute,
@@ -19,6 +17,7 @@ import { suitePath } from '../suites/suiteTree';
 import { caseDetail, caseIdOf } from './caseDetail';
 import { caseHistory } from './caseHistory';
 import { listCases } from './caseList';
+import { receiveAttachment } from '../shared/attachments';
 import type { RouteDeps } from '../shared/routeDeps';
 import { caseStream } from './case';
 import { caseDecider } from './decide';
@@ -46,58 +45,19 @@ async function checkSuite(read: ManualReadStore, projectId: string, suiteId: str
   }
 }
 
-/** A file name safe in a blob key and a download header: letters, digits, dot, dash, underscore. */
-const safeFileName = (name: string) =>
-  name
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._]+/, '')
-    .slice(0, 120) || 'attachment';
-
 /** Streams the multipart `file` into the blob store and records it on the case (an optional `stepRef` names its step). */
 async function addAttachment(deps: RouteDeps, caseRef: string, ctx: ProjectContext) {
   const { read, writes, clock } = deps;
   const { projectId } = ctx;
   const caseId = await requireCase(read, projectId, caseRef);
-  const attachmentId = newId();
-  const key = `manual/${projectId}/${caseId}/${attachmentId}`;
-  const { fields, file } = await receiveUpload(ctx.req, {
-    blobs: deps.blobs,
-    key,
-    maxBytes: deps.attachmentMaxBytes,
-    describe: (_fields, part) => ({
-      contentType: part.mimeType || 'application/octet-stream',
-      filename: part.filename || 'attachment',
-    }),
-  });
-  const stepRef = fields.stepRef?.trim() || null;
-  try {
-    if (stepRef !== null && stepRef.length > 100) {
-      throw new ValidationError('stepRef: must be at most 100 characters');
-    }
-    await writes.run(
+  const attachmentId = await receiveAttachment(deps, ctx, `manual/${projectId}/${caseId}`, (attachment) =>
+    writes.run(
       caseStream(caseId),
       caseDecider,
-      {
-        type: 'addAttachment',
-        attachment: {
-          id: attachmentId,
-          fileName: safeFileName(file.filename),
-          originalFileName: file.filename.slice(0, 255),
-          fileSize: file.size,
-          mimeType: file.contentType,
-          blobKey: key,
-          stepRef,
-        },
-        by: ctx.actor,
-        now: clock.now(),
-      },
+      { type: 'addAttachment', attachment, by: ctx.actor, now: clock.now() },
       ctx,
-    );
-  } catch (error) {
-    // The blob is only worth keeping if the case recorded it.
-    if (error instanceof AppError) await deps.blobs.delete(key);
-    throw error;
-  }
+    ),
+  );
   const detail = await detailOf(read, projectId, caseId);
   return detail.attachments.find((a) => a._id === attachmentId);
 }

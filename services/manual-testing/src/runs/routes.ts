@@ -1,4 +1,7 @@
-/** The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4). */
+/**
+ * The run routes: create (API.md), list, get (spec §4.4), update a run case (spec §4.4), and the run
+ * case's evidence: files attached to the verdict (multipart, streamed into the blob store) and removed.
+ */
 import {
   MANUAL_LIMITS,
   manualRunRoutes,
@@ -16,12 +19,13 @@ import {
 } from '@verdict/platform';
 import { casesForRun } from '../cases/caseDetail';
 import { releaseIdOf } from '../releases/releaseList';
+import { receiveAttachment } from '../shared/attachments';
 import type { ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { suiteExists } from '../suites/suiteTree';
 import { memberUserId } from '../users/userDirectory';
-import { runDecider, runStream } from './run';
-import { listRuns, runCase, runDetail, runIdOf } from './runProgress';
+import { evidenceOf, findRunCase, runDecider, runStream } from './run';
+import { listRuns, runCase, runCaseRefOf, runDetail, runIdOf } from './runProgress';
 
 /** A user `_id` or e-mail among the members of the caller's organization; a 400 naming the field if not. */
 export async function assigneeOf(
@@ -113,6 +117,71 @@ async function createRun(deps: RouteDeps, body: CreateManualRunRequest, ctx: Pro
   return reply.created(await detailOf(read, projectId, runId));
 }
 
+/** The run and the reference id of its case `ref` names; 404 when either is unknown. */
+async function requireRunCase(read: ManualReadStore, projectId: string, runRef: string, ref: string) {
+  const runId = await requireRun(read, projectId, runRef);
+  const refId = await runCaseRefOf(read, runId, ref);
+  if (refId === null) throw new NotFoundError('Run case not found in this run');
+  return { runId, refId };
+}
+
+/** Streams the multipart `file` into the blob store and records it as evidence of the run case. */
+async function attachEvidence(deps: RouteDeps, runRef: string, ref: string, ctx: ProjectContext) {
+  const { read, writes, clock } = deps;
+  const { runId, refId } = await requireRunCase(read, ctx.projectId, runRef, ref);
+  const keyPrefix = `manual/${ctx.projectId}/runs/${runId}/${refId}`;
+  const attachmentId = await receiveAttachment(deps, ctx, keyPrefix, (attachment) =>
+    writes.run(
+      runStream(runId),
+      runDecider,
+      { type: 'attachEvidence', runCaseRef: refId, attachment, by: ctx.actor, now: clock.now() },
+      ctx,
+    ),
+  );
+  const attachment = (await runCase(read, runId, refId))?.attachments.find((a) => a._id === attachmentId);
+  if (!attachment) throw new NotFoundError('Attachment not found on this run case');
+  return reply.created(attachment);
+}
+
+/**
+ * Removes evidence (recorded once; removing again answers the same) and then deletes its blob, again on a
+ * repeated removal, so a blob a failed delete left behind goes with the retry. The removal is the record:
+ * a blob store failure is logged, not answered.
+ */
+async function removeEvidence(
+  deps: RouteDeps,
+  params: { runId: string; runCaseId: string; attachmentId: string },
+  ctx: ProjectContext,
+) {
+  const { read, writes, clock } = deps;
+  const { runId, refId } = await requireRunCase(read, ctx.projectId, params.runId, params.runCaseId);
+  const { state } = await writes.run(
+    runStream(runId),
+    runDecider,
+    {
+      type: 'removeEvidence',
+      runCaseRef: refId,
+      attachmentId: params.attachmentId,
+      by: ctx.actor,
+      now: clock.now(),
+    },
+    ctx,
+  );
+  const runCaseState = state.status === 'exists' ? findRunCase(state.cases, refId) : undefined;
+  const evidence = runCaseState && evidenceOf(runCaseState, params.attachmentId);
+  if (evidence) {
+    await deps.blobs
+      .delete(evidence.attachment.blobKey)
+      .catch((error: unknown) =>
+        deps.logger.warn(
+          { err: error, attachmentId: params.attachmentId },
+          'the removed evidence stays in the blob store',
+        ),
+      );
+  }
+  return { _id: params.attachmentId, deleted: true as const };
+}
+
 /**
  * @example registerRoutes(router, runRoutes(deps));
  */
@@ -151,5 +220,11 @@ export function runRoutes(deps: RouteDeps): BoundRoute[] {
       if (!updated) throw new NotFoundError('Run case not found in this run');
       return updated;
     },
+    'post /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments': ({ params }, ctx) =>
+      attachEvidence(deps, params.runId, params.runCaseId, ctx),
+    'delete /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments/{attachmentId}': (
+      { params },
+      ctx,
+    ) => removeEvidence(deps, params, ctx),
   });
 }

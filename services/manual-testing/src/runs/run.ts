@@ -2,14 +2,18 @@
  * The manual run aggregate, RUN-<n> (stream `mt-run-<id>`). A run pins each case at the revision it was
  * created from. Every update of a run case is an event with its actor and time, so a run case keeps every
  * result it ever had: its current result is the latest one set, and a correction is one more event, never
- * an erasure.
+ * an erasure. Evidence (files) is attached to a run case and removed from it by events too; a removal is
+ * recorded once, so removing again decides nothing.
  */
 import {
   DETAILED_RESULT_FIELDS,
+  ManualRunCaseAttachmentAdded,
+  ManualRunCaseAttachmentRemoved,
   ManualRunCaseUpdated,
   ManualRunCreated,
   parseManualTestingEvent,
   QUICK_VERDICT_FIELDS,
+  type AttachmentRecord,
   type ManualRunEvent,
   type RunCaseResult,
   type RunCaseSeed,
@@ -20,11 +24,18 @@ import { numberOfKey } from '../shared/ids';
 
 export type RunEvent = ManualRunEvent;
 
+interface Evidence {
+  attachment: AttachmentRecord;
+  removed: boolean;
+}
+
 interface RunCaseState {
   refId: string;
   caseId: string;
   number: number;
   result: RunCaseResult;
+  /** Every file ever attached, removed ones included (a removal is answered again, never decided twice). */
+  evidence: Evidence[];
 }
 export type RunState = { status: 'none' } | { status: 'exists'; runId: string; cases: RunCaseState[] };
 
@@ -56,7 +67,23 @@ export interface UpdateRunCase {
   now: Date;
 }
 
-export type RunCommand = CreateRun | UpdateRunCase;
+export interface AttachEvidence {
+  type: 'attachEvidence';
+  runCaseRef: string;
+  attachment: AttachmentRecord;
+  by: string;
+  now: Date;
+}
+
+export interface RemoveEvidence {
+  type: 'removeEvidence';
+  runCaseRef: string;
+  attachmentId: string;
+  by: string;
+  now: Date;
+}
+
+export type RunCommand = CreateRun | UpdateRunCase | AttachEvidence | RemoveEvidence;
 
 export const runStream = (runId: string): string => `mt-run-${runId}`;
 
@@ -71,6 +98,7 @@ export function evolve(state: RunState, event: RunEvent): RunState {
           caseId: seed.caseId,
           number: seed.number,
           result: 'untested',
+          evidence: [],
         })),
       };
     case 'manual-run.case-updated': {
@@ -82,7 +110,44 @@ export function evolve(state: RunState, event: RunEvent): RunState {
         cases: state.cases.map((runCase) => (runCase.refId === refId ? { ...runCase, result } : runCase)),
       };
     }
+    case 'manual-run.case-attachment-added':
+    case 'manual-run.case-attachment-removed': {
+      if (state.status !== 'exists') return state;
+      const { refId, attachment } = event.data;
+      const removed = event.type === 'manual-run.case-attachment-removed';
+      const withEvidence = (runCase: RunCaseState): RunCaseState => ({
+        ...runCase,
+        evidence: removed
+          ? runCase.evidence.map((e) => (e.attachment.id === attachment.id ? { ...e, removed } : e))
+          : [...runCase.evidence, { attachment, removed }],
+      });
+      return {
+        ...state,
+        cases: state.cases.map((runCase) => (runCase.refId === refId ? withEvidence(runCase) : runCase)),
+      };
+    }
   }
+}
+
+/** The evidence `attachmentId` names on the run case, removed or not; undefined when it never had it. */
+export function evidenceOf(runCase: RunCaseState, attachmentId: string): Evidence | undefined {
+  return runCase.evidence.find((e) => e.attachment.id === attachmentId);
+}
+
+function decideEvidence(command: AttachEvidence | RemoveEvidence, runId: string, runCase: RunCaseState) {
+  const at = command.now.toISOString();
+  const base = { runId, refId: runCase.refId, by: command.by, at };
+  if (command.type === 'attachEvidence') {
+    if (evidenceOf(runCase, command.attachment.id)) {
+      throw new ConflictError(`Attachment ${command.attachment.id} is already on this run case`);
+    }
+    return [ManualRunCaseAttachmentAdded.of({ ...base, attachment: command.attachment })];
+  }
+  const evidence = evidenceOf(runCase, command.attachmentId);
+  if (!evidence) throw new NotFoundError('Attachment not found on this run case');
+  return evidence.removed
+    ? []
+    : [ManualRunCaseAttachmentRemoved.of({ ...base, attachment: evidence.attachment })];
 }
 
 /** The run case a reference names: by its reference id first, then by case key, then by case `_id`. */
@@ -124,6 +189,11 @@ export function decide(command: RunCommand, state: RunState): RunEvent[] {
     return [ManualRunCreated.of({ ...data, at })];
   }
   if (state.status !== 'exists') throw new NotFoundError('Manual run not found');
+  if (command.type !== 'updateRunCase') {
+    const runCase = findRunCase(state.cases, command.runCaseRef);
+    if (!runCase) throw new NotFoundError('Run case not found in this run');
+    return decideEvidence(command, state.runId, runCase);
+  }
   const { request } = command;
   const mode = modeOf(request);
   if (request.result !== undefined && request.status !== undefined && request.result !== request.status) {

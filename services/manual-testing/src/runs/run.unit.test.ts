@@ -1,4 +1,9 @@
-import { ManualRunCaseUpdated, ManualRunCreated } from '@verdict/contracts';
+import {
+  ManualRunCaseAttachmentAdded,
+  ManualRunCaseAttachmentRemoved,
+  ManualRunCaseUpdated,
+  ManualRunCreated,
+} from '@verdict/contracts';
 import { given } from '@verdict/platform/testing';
 import { findRunCase, runDecider, type UpdateRunCase } from './run';
 
@@ -106,5 +111,51 @@ describe('the run decider', () => {
       findRunCase(state.cases, 'tc-12'),
       findRunCase(state.cases, 'c2'),
     ]).toEqual([state.cases[1], state.cases[1], state.cases[1]]);
+  });
+
+  describe('evidence', () => {
+    const attachment = {
+      id: 'a1',
+      fileName: 'login.png',
+      originalFileName: 'login.png',
+      fileSize: 10,
+      mimeType: 'image/png',
+      blobKey: 'manual/p1/runs/r1/a1',
+      stepRef: '2',
+    };
+    const added = ManualRunCaseAttachmentAdded.of({ runId: 'r1', refId: 'rc2', attachment, by: 'u2', at });
+    const removed = ManualRunCaseAttachmentRemoved.of({
+      runId: 'r1',
+      refId: 'rc2',
+      attachment,
+      by: 'u2',
+      at,
+    });
+    const attach = { type: 'attachEvidence', runCaseRef: 'TC-12', attachment, by: 'u2', now } as const;
+    const remove = (attachmentId: string, runCaseRef = 'rc2') =>
+      ({ type: 'removeEvidence', runCaseRef, attachmentId, by: 'u2', now }) as const;
+
+    it('when evidence is attached to a run case named by its case key, then the event names the run case', () => {
+      given(runDecider, [created]).when(attach).then([added]);
+    });
+
+    it('when evidence is removed, then the removal carries the attachment as it was added', () => {
+      given(runDecider, [created, added]).when(remove('a1')).then([removed]);
+    });
+
+    it('when removed evidence is removed again, then nothing more is decided', () => {
+      given(runDecider, [created, added, removed]).when(remove('a1')).then([]);
+    });
+
+    it('when the run case never had the attachment, then NOT_FOUND (another run case’s neither)', () => {
+      given(runDecider, [created, added]).when(remove('a9')).thenRefuses({ code: 'NOT_FOUND' });
+      given(runDecider, [created, added]).when(remove('a1', 'rc1')).thenRefuses({ code: 'NOT_FOUND' });
+    });
+
+    it('when evidence goes to a case the run does not hold, then NOT_FOUND', () => {
+      given(runDecider, [created])
+        .when({ ...attach, runCaseRef: 'TC-2' })
+        .thenRefuses({ code: 'NOT_FOUND', message: /Run case/ });
+    });
   });
 });

@@ -2,11 +2,13 @@
  * Run progress: each manual run with its counts by result and its status, and its cases (pinned to the
  * revision the run was created with) with their latest result and the history of updates. A run is
  * completed once nothing is untested or to retest. Applying an event again changes nothing: a run and its
- * cases are inserted once, and a case update is recorded once by its stream position.
+ * cases are inserted once, and a case update is recorded once by its stream position. Version 2 adds each
+ * run case's evidence (attachments) and its entries in the history.
  */
 import { keptInstant, type ManualTestingEvent, type Progress } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
-import { keyOf } from '../shared/ids';
+import { attachmentOf, type StoredAttachment } from '../cases/caseDetail';
+import { keyOf, numberOfKey } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
 import { idOfRef, type ManualReadStore } from '../shared/readStore';
 import { userOf, usersByIds } from '../users/userDirectory';
@@ -28,7 +30,8 @@ async function setup(tx: SqlExecutor, s: string) {
     position integer NOT NULL, title text NOT NULL, pinned_revision integer NOT NULL,
     assignee_user_id text, result text NOT NULL DEFAULT 'untested', elapsed double precision,
     comment text, linked_issues jsonb NOT NULL DEFAULT '[]', step_results jsonb NOT NULL DEFAULT '[]',
-    history jsonb NOT NULL DEFAULT '[]', updated_at timestamptz NOT NULL,
+    attachments jsonb NOT NULL DEFAULT '[]', history jsonb NOT NULL DEFAULT '[]',
+    updated_at timestamptz NOT NULL,
     PRIMARY KEY (run_id, ref_id))`);
   await tx.query(`CREATE INDEX IF NOT EXISTS run_cases_by_position ON ${s}.run_cases (run_id, position)`);
 }
@@ -115,6 +118,58 @@ async function runCaseUpdated(
   await tx.query(`UPDATE ${s}.runs SET updated_at = greatest(updated_at, $2) WHERE id = $1`, [d.runId, d.at]);
 }
 
+/**
+ * Evidence attached or removed: the attachment joins (or leaves) the run case's list, and the history
+ * names it; both once, by the event's stream position.
+ */
+async function evidenceChanged(
+  tx: SqlExecutor,
+  s: string,
+  position: number,
+  event: RunEvent<'manual-run.case-attachment-added' | 'manual-run.case-attachment-removed'>,
+) {
+  const { data: d } = event;
+  const attached = event.type === 'manual-run.case-attachment-added';
+  const entry = {
+    position,
+    mode: 'evidence',
+    evidence: {
+      action: attached ? 'attached' : 'removed',
+      attachmentId: d.attachment.id,
+      originalFileName: d.attachment.originalFileName,
+    },
+    result: null,
+    elapsed: null,
+    comment: null,
+    linkedIssues: null,
+    stepResults: null,
+    by: d.by,
+    at: d.at,
+  };
+  const stored: StoredAttachment = { ...d.attachment, uploadedAt: d.at };
+  await tx.query(
+    `UPDATE ${s}.run_cases SET
+       attachments = CASE WHEN $3::boolean THEN attachments || jsonb_build_array($4::text::jsonb)
+         ELSE coalesce((SELECT jsonb_agg(a ORDER BY n) FROM jsonb_array_elements(attachments)
+           WITH ORDINALITY AS kept (a, n) WHERE a->>'id' <> $5), '[]'::jsonb) END,
+       history = history || jsonb_build_array($6::text::jsonb),
+       updated_at = $7
+     WHERE run_id = $1 AND ref_id = $2
+       AND NOT history @> jsonb_build_array(jsonb_build_object('position', $8::int))`,
+    [
+      d.runId,
+      d.refId,
+      attached,
+      JSON.stringify(stored),
+      d.attachment.id,
+      JSON.stringify(entry),
+      d.at,
+      position,
+    ],
+  );
+  await tx.query(`UPDATE ${s}.runs SET updated_at = greatest(updated_at, $2) WHERE id = $1`, [d.runId, d.at]);
+}
+
 /** The run's counts and status from its cases: completed once nothing is untested or to retest. */
 async function recount(tx: SqlExecutor, s: string, runId: string) {
   await tx.query(
@@ -139,15 +194,33 @@ async function recount(tx: SqlExecutor, s: string, runId: string) {
 export function runProgressProjection(name: string): Projection {
   return {
     name,
-    canHandle: ['manual-run.created', 'manual-run.case-updated'],
+    // 2: run cases keep their evidence (attachments).
+    version: 2,
+    canHandle: [
+      'manual-run.created',
+      'manual-run.case-updated',
+      'manual-run.case-attachment-added',
+      'manual-run.case-attachment-removed',
+    ],
     setup,
     async apply(tx, events, s) {
       for (const { envelope, event } of manualEvents(events)) {
-        if (event.type === 'manual-run.created') await runCreated(tx, s, event);
-        else if (event.type === 'manual-run.case-updated')
-          await runCaseUpdated(tx, s, envelope.streamPosition, event);
-        else continue;
-        await recount(tx, s, event.data.runId);
+        const position = envelope.streamPosition;
+        switch (event.type) {
+          case 'manual-run.created':
+            await runCreated(tx, s, event);
+            await recount(tx, s, event.data.runId);
+            break;
+          case 'manual-run.case-updated':
+            await runCaseUpdated(tx, s, position, event);
+            await recount(tx, s, event.data.runId);
+            break;
+          // Evidence changes no count.
+          case 'manual-run.case-attachment-added':
+          case 'manual-run.case-attachment-removed':
+            await evidenceChanged(tx, s, position, event);
+            break;
+        }
       }
     },
   };
@@ -280,8 +353,10 @@ interface RunCaseRow {
   comment: string | null;
   linked_issues: Record<string, unknown>[];
   step_results: { order: number; status: string; comment: string }[];
+  attachments: StoredAttachment[];
   history: {
-    mode: 'quick' | 'detailed';
+    mode: 'quick' | 'detailed' | 'evidence';
+    evidence?: { action: 'attached' | 'removed'; attachmentId: string; originalFileName: string };
     result: string | null;
     assigneeUserId?: string | null;
     elapsed: number | null;
@@ -318,8 +393,10 @@ async function runCasesOf(store: ManualReadStore, runId: string, refId?: string)
     comment: r.comment,
     linkedIssues: r.linked_issues,
     stepResults: r.step_results,
+    attachments: r.attachments.map((a) => attachmentOf(store, a)),
     history: r.history.map((h) => ({
       mode: h.mode,
+      ...(h.evidence === undefined ? {} : { evidence: h.evidence }),
       result: h.result,
       ...(h.assigneeUserId === undefined ? {} : { assignee: userOf(users, h.assigneeUserId) }),
       elapsed: h.elapsed,
@@ -346,4 +423,19 @@ export async function runDetail(store: ManualReadStore, projectId: string, runId
 
 export async function runCase(store: ManualReadStore, runId: string, refId: string) {
   return (await runCasesOf(store, runId, refId))[0] ?? null;
+}
+
+/**
+ * The reference id of the run case `ref` names in the run (its reference id, TC-<n> or the case `_id`, as
+ * the run decider finds it), or null.
+ */
+export async function runCaseRefOf(store: ManualReadStore, runId: string, ref: string) {
+  const number = numberOfKey('TC', ref);
+  const { rows } = await store.db.query<{ ref_id: string }>(
+    `SELECT ref_id FROM ${store.schemas.runProgress}.run_cases
+     WHERE run_id = $1 AND (ref_id = $2 OR case_number = $3 OR case_id = $2)
+     ORDER BY (ref_id = $2) DESC, (case_number = $3) DESC NULLS LAST LIMIT 1`,
+    [runId, ref, number],
+  );
+  return rows[0]?.ref_id ?? null;
 }

@@ -1,4 +1,4 @@
-import type { BlobStore, Clock } from '@verdict/platform';
+import type { BlobStore, Clock, Logger } from '@verdict/platform';
 import type { ManualReadStore } from './readStore';
 import type { Writes } from './writes';
 
@@ -10,4 +10,5 @@ export interface RouteDeps {
   blobs: BlobStore;
   /** Largest attachment accepted, in bytes. */
   attachmentMaxBytes: number;
+  logger: Logger;
 }
