@@ -21,7 +21,7 @@ describe('manual testing through the gateway (npm start)', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('when a tester writes cases, runs and results, then the API shows them, links the automated test that names the case, serves attachments, and limits run creation to 10 a minute', async () => {
+  it('when a tester writes cases, runs and results, then the API shows them, links the automated test that names the case, serves attachments and run case evidence, and limits run creation to 10 a minute', async () => {
     const port = randomPort();
     const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     try {
@@ -106,13 +106,39 @@ describe('manual testing through the gateway (npm start)', () => {
       expect(download.status).toBe(200);
       expect(await download.text()).toBe('screenshot bytes');
 
-      // Spec §8: 10 manual runs a minute per token; the first already counted.
+      // Evidence on a run case: attached, listed by the run with a signed URL, removed with its blob.
+      const evidenceRun = await call('POST', '/manual-runs', { name: 'Evidence', caseIds: ['TC-1'] });
+      const evidenceForm = new FormData();
+      evidenceForm.append('file', new Blob(['failure bytes'], { type: 'image/png' }), 'failure.png');
+      const attached = await fetch(
+        `${base}/manual-runs/${evidenceRun.body.data._id}/test-cases/TC-1/attachments`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: evidenceForm,
+        },
+      );
+      expect(attached.status).toBe(201);
+      const evidence = ((await attached.json()) as { data: { _id: string } }).data;
+      const evidenceListed = (await call('GET', `/manual-runs/${evidenceRun.body.data._id}`)).body.data
+        .testCases[0].attachments as { _id: string; blobUrl: string }[];
+      expect(evidenceListed.map((a) => a._id)).toEqual([evidence._id]);
+      const evidenceUrl = evidenceListed[0]!.blobUrl.replace(
+        `http://localhost:${port}`,
+        `http://127.0.0.1:${port}`,
+      );
+      expect(await (await fetch(evidenceUrl)).text()).toBe('failure bytes');
+      const removal = `/manual-runs/${evidenceRun.body.data._id}/test-cases/TC-1/attachments/${evidence._id}`;
+      expect((await call('DELETE', removal)).status).toBe(200);
+      expect((await fetch(evidenceUrl)).status).toBe(404);
+
+      // Spec §8: 10 manual runs a minute per token; the first two already counted.
       const statuses: number[] = [];
-      for (let i = 0; i < 10; i += 1) {
+      for (let i = 0; i < 9; i += 1) {
         statuses.push((await call('POST', '/manual-runs', { name: `run ${i}`, caseIds: ['TC-1'] })).status);
       }
-      expect(statuses.slice(0, 9)).toEqual(Array(9).fill(201));
-      expect(statuses[9]).toBe(429);
+      expect(statuses.slice(0, 8)).toEqual(Array(8).fill(201));
+      expect(statuses[8]).toBe(429);
     } finally {
       await verdict.stop();
     }

@@ -1,4 +1,6 @@
 import { listExpressRoutes } from '@verdict/platform';
+import { openApiDocument } from './app';
+import { SERVICE_ROUTES } from './serviceRoutes';
 import { CLUSTERS, type GatewayCluster, type RunningGateway } from './testing';
 
 interface Operation {
@@ -122,6 +124,23 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/api/public/v1/{projectId}/token-info']),
     );
+  });
+
+  it('when the public document is built with the services’ routes, then a run case’s evidence is attached by a multipart upload (201) and removed by a DELETE', () => {
+    const full = openApiDocument({
+      publicUrl: 'http://localhost',
+      services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
+        name,
+        routes,
+        target: { kind: 'http' as const, url: 'http://localhost' },
+      })),
+    }) as unknown as Document;
+    const base = '/api/public/v1/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments';
+    const upload = full.paths[base]?.post as
+      (Operation & { requestBody?: { content: Record<string, unknown> } }) | undefined;
+    expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(upload?.responses).toHaveProperty('201');
+    expect(full.paths[`${base}/{attachmentId}`]?.delete?.responses).toHaveProperty('200');
   });
 
   it('when /docs is opened, then it serves the human docs page and its assets', async () => {
