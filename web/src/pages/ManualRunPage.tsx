@@ -3,8 +3,8 @@
  * current case's steps beside its verdict on the right. Keyboard first: J or ↓ next case, K or ↑ previous,
  * P F B S R record passed, failed, blocked, skipped, retest (with the time the case was open) and move on to
  * the next case still to test. Per-step results, a comment and linked issues are saved as the detailed
- * result. The run is asked again every 5 s, so two testers see each other's verdicts; every verdict stays
- * in the case's history.
+ * result; screenshots and logs are attached as evidence beside the verdict. The run is asked again every
+ * 5 s, so two testers see each other's verdicts and evidence; every verdict stays in the case's history.
  */
 import {
   Alert,
@@ -47,6 +47,7 @@ import { StatusBadge } from '../components/badges';
 import { formatAgo, formatTime } from '../components/format';
 import { toneOf } from '../components/Tone';
 import { ErrorState, LoadingState } from '../components/states';
+import { RunEvidence } from '../manual/RunEvidence';
 import {
   formatElapsed,
   nextToTest,
@@ -465,6 +466,13 @@ function CurrentCase({
           ) : null}
         </Stack>
       </Card>
+      <RunEvidence
+        projectId={projectId}
+        runId={runId}
+        runCase={runCase}
+        canWrite={canWrite}
+        onChanged={() => invalidateRun(queryClient, projectId, runId)}
+      />
       <Card withBorder>
         <Stack gap="xs">
           <Title order={3} size="h4">
