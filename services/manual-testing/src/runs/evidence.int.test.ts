@@ -4,11 +4,10 @@ import {
   ManualRunCreated,
 } from '@verdict/contracts';
 import type { SqlDatabase } from '@verdict/platform';
-import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
 import { projectionSpec } from '@verdict/platform/testing/projections';
 import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf, startWithUsers, TESTER, type RunningService } from '../testing';
+import { emptyReadModels, readStoreOf, serviceUnderTest, TESTER } from '../testing';
 import { runDetail, runProgressProjection } from './runProgress';
 
 // A PNG's signature and the start of its header: bytes no text transcoding would keep.
@@ -22,40 +21,24 @@ function formOf(bytes: Uint8Array | string, name: string, type: string, fields: 
 }
 
 describe.each(testDatabases())('run case evidence on $name', (database) => {
-  let db: SqlDatabase;
-  let service: RunningService;
-  let others: ManualReadModels;
-
-  beforeAll(async () => {
-    db = await database.open();
-    service = await startWithUsers(db);
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await service.stop();
-    await db.close();
-  });
+  const { project } = serviceUnderTest(database.open);
 
   /** A project with TC-1 and TC-2 and a run RUN-1 of both. */
   async function runOfTwoCases() {
-    const projectId = uniqueName('p');
-    const as = { projectId };
-    const call = (method: string, url: string, body?: unknown, extra: Record<string, unknown> = {}) =>
-      service.call(method, `/${projectId}${url}`, body, { ...as, ...extra });
-    await call('POST', '/manual-test-cases', { title: 'Log in' });
-    await call('POST', '/manual-test-cases', { title: 'Pay' });
-    const run = (await call('POST', '/manual-runs', { name: 'Regression' })).body.data;
-    return { call, run };
+    const p = project();
+    await p.post('/manual-test-cases', { title: 'Log in' });
+    await p.post('/manual-test-cases', { title: 'Pay' });
+    const run = (await p.post('/manual-runs', { name: 'Regression' })).body.data;
+    return { p, run };
   }
 
   it('when a tester attaches a screenshot to a failed run case, then 201 with the attachment, and the run lists it with a signed URL and a history entry', async () => {
-    const { call, run } = await runOfTwoCases();
-    await call('PATCH', `/manual-runs/RUN-1/test-cases/TC-2`, { result: 'failed' });
-    const answer = await call(
-      'POST',
+    const { p, run } = await runOfTwoCases();
+    await p.patch(`/manual-runs/RUN-1/test-cases/TC-2`, { result: 'failed' });
+    const answer = await p.post(
       `/manual-runs/${run._id}/test-cases/TC-2/attachments`,
       formOf(PNG, 'checkout error.png', 'image/png', { stepRef: '2' }),
-      { userId: TESTER.userId, role: 'member' },
+      { userId: TESTER.userId, role: 'member' as const },
     );
     expect(answer.status).toBe(201);
     expect(answer.body.data).toEqual({
@@ -69,7 +52,7 @@ describe.each(testDatabases())('run case evidence on $name', (database) => {
       stepRef: '2',
     });
 
-    const detail = (await call('GET', '/manual-runs/RUN-1')).body.data;
+    const detail = (await p.get('/manual-runs/RUN-1')).body.data;
     const runCase = detail.testCases[1];
     expect(runCase.result).toBe('failed');
     expect(runCase.attachments).toEqual([{ ...answer.body.data, blobUrl: expect.any(String) }]);
@@ -87,21 +70,20 @@ describe.each(testDatabases())('run case evidence on $name', (database) => {
   });
 
   it('when evidence is removed, then 200, it is no longer listed, the history keeps both entries, and removing it again answers the same', async () => {
-    const { call, run } = await runOfTwoCases();
+    const { p, run } = await runOfTwoCases();
     const runCaseId = run.testCases[0]._id;
-    const attached = await call(
-      'POST',
+    const attached = await p.post(
       `/manual-runs/RUN-1/test-cases/${runCaseId}/attachments`,
       formOf('GET /login 500', 'server.log', 'text/plain'),
     );
     const path = `/manual-runs/RUN-1/test-cases/TC-1/attachments/${attached.body.data._id}`;
-    const removed = await call('DELETE', path);
+    const removed = await p.delete(path);
     expect(removed.status).toBe(200);
     expect(removed.body.data).toEqual({ _id: attached.body.data._id, deleted: true });
-    const again = await call('DELETE', path);
+    const again = await p.delete(path);
     expect([again.status, again.body.data]).toEqual([200, removed.body.data]);
 
-    const runCase = (await call('GET', '/manual-runs/RUN-1')).body.data.testCases[0];
+    const runCase = (await p.get('/manual-runs/RUN-1')).body.data.testCases[0];
     expect(runCase.attachments).toEqual([]);
     expect(
       runCase.history.map((h: { mode: string; evidence?: { action: string } }) => [
@@ -115,33 +97,29 @@ describe.each(testDatabases())('run case evidence on $name', (database) => {
   });
 
   it('when the run, the run case or the attachment is unknown, then 404 NOT_FOUND', async () => {
-    const { call } = await runOfTwoCases();
+    const { p } = await runOfTwoCases();
     const file = () => formOf('x', 'a.txt', 'text/plain');
-    const attached = await call('POST', '/manual-runs/RUN-1/test-cases/TC-1/attachments', file());
+    const attached = await p.post('/manual-runs/RUN-1/test-cases/TC-1/attachments', file());
     const answers = [
-      await call('POST', '/manual-runs/RUN-9/test-cases/TC-1/attachments', file()),
-      await call('POST', '/manual-runs/RUN-1/test-cases/TC-3/attachments', file()),
-      await call('DELETE', '/manual-runs/RUN-1/test-cases/TC-1/attachments/nothing-here'),
+      await p.post('/manual-runs/RUN-9/test-cases/TC-1/attachments', file()),
+      await p.post('/manual-runs/RUN-1/test-cases/TC-3/attachments', file()),
+      await p.delete('/manual-runs/RUN-1/test-cases/TC-1/attachments/nothing-here'),
       // An attachment of another run case is not this one's.
-      await call('DELETE', `/manual-runs/RUN-1/test-cases/TC-2/attachments/${attached.body.data._id}`),
+      await p.delete(`/manual-runs/RUN-1/test-cases/TC-2/attachments/${attached.body.data._id}`),
     ];
     expect(answers.map((a) => [a.status, a.body.error?.code])).toEqual(Array(4).fill([404, 'NOT_FOUND']));
   });
 
   it('when the body is not a multipart file, is too large or names too long a step, then 400 or 413 with the code, and nothing is listed', async () => {
-    const { call } = await runOfTwoCases();
+    const { p } = await runOfTwoCases();
     const url = '/manual-runs/RUN-1/test-cases/TC-1/attachments';
-    const json = await call('POST', url, { file: 'not multipart' });
+    const json = await p.post(url, { file: 'not multipart' });
     const noFile = new FormData();
     noFile.append('stepRef', '1');
-    const missing = await call('POST', url, noFile);
+    const missing = await p.post(url, noFile);
     // The test service accepts at most 1024 bytes.
-    const large = await call('POST', url, formOf('x'.repeat(1025), 'big.log', 'text/plain'));
-    const longStep = await call(
-      'POST',
-      url,
-      formOf('x', 'a.txt', 'text/plain', { stepRef: 's'.repeat(101) }),
-    );
+    const large = await p.post(url, formOf('x'.repeat(1025), 'big.log', 'text/plain'));
+    const longStep = await p.post(url, formOf('x', 'a.txt', 'text/plain', { stepRef: 's'.repeat(101) }));
     expect(
       [json, missing, large, longStep].map((a) => [a.status, a.body.error?.code, a.body.error?.message]),
     ).toEqual([
@@ -150,21 +128,33 @@ describe.each(testDatabases())('run case evidence on $name', (database) => {
       [413, 'PAYLOAD_TOO_LARGE', expect.stringContaining('1024')],
       [400, 'VALIDATION_ERROR', expect.stringContaining('stepRef')],
     ]);
-    expect((await call('GET', '/manual-runs/RUN-1')).body.data.testCases[0].attachments).toEqual([]);
+    expect((await p.get('/manual-runs/RUN-1')).body.data.testCases[0].attachments).toEqual([]);
   });
 
   it('when a viewer attaches or removes evidence, then 403 FORBIDDEN; a viewer reads it', async () => {
-    const { call } = await runOfTwoCases();
+    const { p } = await runOfTwoCases();
     const url = '/manual-runs/RUN-1/test-cases/TC-1/attachments';
-    const attached = await call('POST', url, formOf('x', 'a.txt', 'text/plain'));
-    const viewer = { role: 'viewer' };
-    const upload = await call('POST', url, formOf('x', 'b.txt', 'text/plain'), viewer);
-    const removal = await call('DELETE', `${url}/${attached.body.data._id}`, undefined, viewer);
+    const attached = await p.post(url, formOf('x', 'a.txt', 'text/plain'));
+    const viewer = { role: 'viewer' } as const;
+    const upload = await p.post(url, formOf('x', 'b.txt', 'text/plain'), viewer);
+    const removal = await p.delete(`${url}/${attached.body.data._id}`, viewer);
     expect([upload.status, upload.body.error?.code, removal.status]).toEqual([403, 'FORBIDDEN', 403]);
-    const read = await call('GET', '/manual-runs/RUN-1', undefined, viewer);
+    const read = await p.get('/manual-runs/RUN-1', viewer);
     expect(read.body.data.testCases[0].attachments.map((a: { _id: string }) => a._id)).toEqual([
       attached.body.data._id,
     ]);
+  });
+});
+
+describe.each(testDatabases())('run case evidence in the run progress read model on $name', ({ open }) => {
+  let db: SqlDatabase;
+  let others: ManualReadModels;
+  beforeAll(async () => {
+    db = await open();
+    others = await emptyReadModels(db);
+  });
+  afterAll(async () => {
+    await db.close();
   });
 
   it('when evidence events are projected twice, then each run case lists what is left once and its history each change once', async () => {
