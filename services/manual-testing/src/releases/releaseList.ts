@@ -7,7 +7,7 @@ import { keptDayOrInstant, keptInstant, type ManualTestingEvent } from '@verdict
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { keyOf } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
-import { idOfRef, type ManualReadStore } from '../shared/readStore';
+import { idOfRef, pageOf, byStatusAndRelease, type ManualReadStore } from '../shared/readStore';
 import { progressOf, type Counts } from '../runs/runProgress';
 
 async function setup(tx: SqlExecutor, s: string) {
@@ -131,20 +131,14 @@ export async function listReleases(
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined },
 ) {
-  const params: unknown[] = [projectId];
-  let filter = 'rel.project_id = $1';
-  if (query.status !== undefined) {
-    params.push(query.status);
-    filter += ' AND rel.status = $2';
-  }
-  const offset = (query.page - 1) * query.limit;
-  const { rows } = await store.db.query<ReleaseRow>(
-    `${RELEASE_SELECT(store)} WHERE ${filter} ORDER BY rel.number DESC LIMIT ${query.limit} OFFSET ${offset}`,
-    params,
-  );
-  const counted = await store.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${store.schemas.releaseList}.releases rel WHERE ${filter}`,
-    params,
-  );
-  return { items: rows.map(releaseOf), total: counted.rows[0]?.total ?? 0 };
+  const { rows, total } = await pageOf<ReleaseRow>(store, {
+    select: RELEASE_SELECT(store),
+    table: `${store.schemas.releaseList}.releases`,
+    alias: 'rel',
+    where: byStatusAndRelease('rel', projectId, query.status),
+    orderBy: 'rel.number DESC',
+    page: query.page,
+    limit: query.limit,
+  });
+  return { items: rows.map(releaseOf), total };
 }

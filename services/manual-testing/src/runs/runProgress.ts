@@ -10,7 +10,7 @@ import type { Projection, SqlExecutor } from '@verdict/platform';
 import { attachmentOf, type StoredAttachment } from '../cases/caseDetail';
 import { keyOf, numberOfKey } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
-import { idOfRef, type ManualReadStore } from '../shared/readStore';
+import { byStatusAndRelease, idOfRef, pageOf, type ManualReadStore } from '../shared/readStore';
 import { userOf, usersByIds } from '../users/userDirectory';
 import type { ManualUser } from '@verdict/contracts';
 
@@ -303,37 +303,30 @@ export async function listRuns(
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {
-  const params: unknown[] = [projectId];
-  let filter = 'r.project_id = $1';
-  if (query.status !== undefined) {
-    params.push(query.status);
-    filter += ` AND r.status = $${params.length}`;
-  }
-  if (query.releaseId !== undefined) {
-    const releaseId = await idOfRef(
-      store.db,
-      `${store.schemas.releaseList}.releases`,
-      'MS',
-      projectId,
-      query.releaseId,
-    );
-    params.push(releaseId ?? '');
-    filter += ` AND r.release_id = $${params.length}`;
-  }
-  const offset = (query.page - 1) * query.limit;
-  const { rows } = await store.db.query<RunRow>(
-    `${RUN_SELECT(store)} WHERE ${filter} ORDER BY r.number DESC LIMIT ${query.limit} OFFSET ${offset}`,
-    params,
-  );
-  const counted = await store.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${store.schemas.runProgress}.runs r WHERE ${filter}`,
-    params,
-  );
+  const releaseId =
+    query.releaseId === undefined
+      ? undefined
+      : ((await idOfRef(
+          store.db,
+          `${store.schemas.releaseList}.releases`,
+          'MS',
+          projectId,
+          query.releaseId,
+        )) ?? '');
+  const { rows, total } = await pageOf<RunRow>(store, {
+    select: RUN_SELECT(store),
+    table: `${store.schemas.runProgress}.runs`,
+    alias: 'r',
+    where: byStatusAndRelease('r', projectId, query.status, releaseId),
+    orderBy: 'r.number DESC',
+    page: query.page,
+    limit: query.limit,
+  });
   const users = await usersByIds(
     store,
     rows.flatMap((r) => [r.assignee_user_id, r.created_by]),
   );
-  return { items: rows.map((row) => runOf(row, users)), total: counted.rows[0]?.total ?? 0 };
+  return { items: rows.map((row) => runOf(row, users)), total };
 }
 
 /** The internal id of the run `ref` names (its `_id` or RUN-<n>) in the project, or null. */

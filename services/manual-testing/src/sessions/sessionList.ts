@@ -8,7 +8,7 @@ import type { Projection, SqlExecutor } from '@verdict/platform';
 import { releaseIdOf } from '../releases/releaseList';
 import { keyOf } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
-import type { ManualReadStore } from '../shared/readStore';
+import { byStatusAndRelease, pageOf, type ManualReadStore } from '../shared/readStore';
 import { userOf, usersByIds } from '../users/userDirectory';
 
 async function setup(tx: SqlExecutor, s: string) {
@@ -161,29 +161,22 @@ export async function listSessions(
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {
-  const params: unknown[] = [projectId];
-  let filter = 't.project_id = $1';
-  if (query.status !== undefined) {
-    params.push(query.status);
-    filter += ` AND t.status = $${params.length}`;
-  }
-  if (query.releaseId !== undefined) {
-    params.push((await releaseIdOf(store, projectId, query.releaseId)) ?? '');
-    filter += ` AND t.release_id = $${params.length}`;
-  }
-  const offset = (query.page - 1) * query.limit;
-  const { rows } = await store.db.query<SessionRow>(
-    `${SESSION_SELECT(store)} WHERE ${filter} ORDER BY t.created_at DESC, t.id DESC
-     LIMIT ${query.limit} OFFSET ${offset}`,
-    params,
-  );
-  const counted = await store.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${store.schemas.sessionList}.sessions t WHERE ${filter}`,
-    params,
-  );
+  const releaseId =
+    query.releaseId === undefined
+      ? undefined
+      : ((await releaseIdOf(store, projectId, query.releaseId)) ?? '');
+  const { rows, total } = await pageOf<SessionRow>(store, {
+    select: SESSION_SELECT(store),
+    table: `${store.schemas.sessionList}.sessions`,
+    alias: 't',
+    where: byStatusAndRelease('t', projectId, query.status, releaseId),
+    orderBy: 't.created_at DESC, t.id DESC',
+    page: query.page,
+    limit: query.limit,
+  });
   const users = await usersByIds(
     store,
     rows.flatMap((r) => [r.assignee_user_id, r.created_by]),
   );
-  return { items: rows.map((row) => sessionOf(row, users)), total: counted.rows[0]?.total ?? 0 };
+  return { items: rows.map((row) => sessionOf(row, users)), total };
 }

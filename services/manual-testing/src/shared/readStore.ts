@@ -66,3 +66,62 @@ export async function idOfRef(
   );
   return rows[0]?.id ?? null;
 }
+
+/** A condition with a `?` for each of its parameters. */
+export type Clause = readonly [clause: string, ...params: unknown[]];
+
+/** A list's rows: `alias` names the table in `select` and `table`; `where` holds `?` for each of `params`. */
+export interface PageQuery {
+  select: string;
+  table: string;
+  alias: string;
+  where: readonly Clause[];
+  orderBy: string;
+  page: number;
+  limit: number;
+}
+
+/**
+ * One page of a project's list and the total its filter matches. Each `where` entry is a clause with a `?`
+ * per parameter (numbered here) or none: `['t.status = ?', 'open']`, `['t.parent_id IS NULL']`.
+ *
+ * @example await pageOf<RunRow>(store, { select: RUN_SELECT(store), table: `${s}.runs`, alias: 'r', where: [['r.project_id = ?', projectId]], orderBy: 'r.number DESC', page: 1, limit: 25 });
+ */
+export async function pageOf<Row>(
+  store: ManualReadStore,
+  query: PageQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  const params: unknown[] = [];
+  const filter = query.where
+    .map(([clause, ...values]) => {
+      let next = 0;
+      return clause.replace(/\?/g, () => {
+        params.push(values[next++]);
+        return `$${params.length}`;
+      });
+    })
+    .join(' AND ');
+  const offset = (query.page - 1) * query.limit;
+  const { rows } = await store.db.query<Row>(
+    `${query.select} WHERE ${filter} ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${offset}`,
+    params,
+  );
+  const counted = await store.db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM ${query.table} ${query.alias} WHERE ${filter}`,
+    params,
+  );
+  return { rows, total: counted.rows[0]?.total ?? 0 };
+}
+
+/** The filter of a project's list by its status and release (the release's internal id), when given. */
+export function byStatusAndRelease(
+  alias: string,
+  projectId: string,
+  status?: string,
+  releaseId?: string,
+): Clause[] {
+  const where: Clause[] = [[`${alias}.project_id = ?`, projectId]];
+  if (status !== undefined) where.push([`${alias}.status = ?`, status]);
+  if (releaseId !== undefined) where.push([`${alias}.release_id = ?`, releaseId]);
+  return where;
+}

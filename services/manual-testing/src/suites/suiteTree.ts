@@ -6,7 +6,7 @@
 import { keptInstant } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { manualEvents } from '../shared/manualEvents';
-import type { ManualReadStore } from '../shared/readStore';
+import { pageOf, type Clause, type ManualReadStore } from '../shared/readStore';
 
 async function setup(tx: SqlExecutor, s: string) {
   await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.suites (
@@ -134,23 +134,22 @@ export async function listSuites(
   projectId: string,
   query: { page: number; limit: number; parentId?: string | undefined },
 ) {
-  const params: unknown[] = [projectId];
-  let filter = 't.project_id = $1 AND NOT t.deleted';
-  if (query.parentId === 'null') filter += ' AND t.parent_id IS NULL';
-  else if (query.parentId !== undefined) {
-    params.push(query.parentId);
-    filter += ' AND t.parent_id = $2';
-  }
-  const offset = (query.page - 1) * query.limit;
-  const { rows } = await store.db.query<SuiteRow>(
-    `${SUITE_SELECT(store)} WHERE ${filter} ORDER BY t.name, t.id LIMIT ${query.limit} OFFSET ${offset}`,
-    params,
-  );
-  const counted = await store.db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${store.schemas.suiteTree}.suites t WHERE ${filter}`,
-    params,
-  );
+  const parent: Clause[] =
+    query.parentId === undefined
+      ? []
+      : query.parentId === 'null'
+        ? [['t.parent_id IS NULL']]
+        : [['t.parent_id = ?', query.parentId]];
+  const { rows, total } = await pageOf<SuiteRow>(store, {
+    select: SUITE_SELECT(store),
+    table: `${store.schemas.suiteTree}.suites`,
+    alias: 't',
+    where: [['t.project_id = ?', projectId], ['NOT t.deleted'], ...parent],
+    orderBy: 't.name, t.id',
+    page: query.page,
+    limit: query.limit,
+  });
   const items = [];
   for (const row of rows) items.push(await suiteOf(store, projectId, row));
-  return { items, total: counted.rows[0]?.total ?? 0 };
+  return { items, total };
 }
