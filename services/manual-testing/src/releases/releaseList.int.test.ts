@@ -1,7 +1,8 @@
 import { ManualReleaseCreated, ManualReleaseUpdated } from '@verdict/contracts';
 import { testDatabases } from '@verdict/platform/testing/databases';
 import { sliceUnderTest } from '../testing';
-import { listReleases, releaseDetail, releaseIdOf, releaseListProjection } from './releaseList';
+import { releaseIdOf } from '../shared/readStore';
+import { listReleases, releaseDetail, releaseListProjection } from './releaseList';
 
 const at = '2026-03-01T10:00:00.000Z';
 const by = 'user-1';

@@ -7,7 +7,7 @@ import { keptDayOrInstant, keptInstant, type ManualTestingEvent } from '@verdict
 import type { Projection, SqlExecutor } from '@verdict/platform';
 import { keyOf } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
-import { idOfRef, pageOf, byStatusAndRelease, type ManualReadStore } from '../shared/readStore';
+import { pageOf, type ManualReadStore } from '../shared/readStore';
 import { progressOf, type Counts } from '../runs/runProgress';
 
 async function setup(tx: SqlExecutor, s: string) {
@@ -75,10 +75,6 @@ export function releaseListProjection(name: string): Projection {
   };
 }
 
-/** The internal id of the release `ref` names (its `_id` or MS-<n>) in the project, or null. */
-export const releaseIdOf = (store: ManualReadStore, projectId: string, ref: string) =>
-  idOfRef(store.db, `${store.schemas.releaseList}.releases`, 'MS', projectId, ref);
-
 interface ReleaseRow extends Counts {
   id: string;
   number: number;
@@ -135,7 +131,10 @@ export async function listReleases(
     select: RELEASE_SELECT(store),
     table: `${store.schemas.releaseList}.releases`,
     alias: 'rel',
-    where: byStatusAndRelease('rel', projectId, query.status),
+    where: [
+      ['rel.project_id = ?', projectId],
+      ...(query.status === undefined ? [] : [['rel.status = ?', query.status] as const]),
+    ],
     orderBy: 'rel.number DESC',
     page: query.page,
     limit: query.limit,

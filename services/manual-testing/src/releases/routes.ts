@@ -1,9 +1,9 @@
 /** The release routes: list, create (API.md), get with progress (spec §4.5), update. */
 import { manualReleaseRoutes, paginationOf } from '@verdict/contracts';
 import { bindRoutes, NotFoundError, newId, reply, type BoundRoute } from '@verdict/platform';
-import type { ManualReadStore } from '../shared/readStore';
+import { releaseIdOf, type ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
-import { listReleases, releaseDetail, releaseIdOf } from './releaseList';
+import { listReleases, releaseDetail } from './releaseList';
 import { checkDates, releaseDecider, releaseStream } from './release';
 
 async function detailOf(read: ManualReadStore, projectId: string, releaseId: string) {

@@ -18,9 +18,8 @@ import {
   type ProjectContext,
 } from '@verdict/platform';
 import { casesForRun } from '../cases/caseDetail';
-import { releaseIdOf } from '../releases/releaseList';
 import { receiveAttachment } from '../shared/attachments';
-import type { ManualReadStore } from '../shared/readStore';
+import { releaseIdOf, type ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { suiteExists } from '../suites/suiteTree';
 import { memberUserId } from '../users/userDirectory';

@@ -303,21 +303,11 @@ export async function listRuns(
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {
-  const releaseId =
-    query.releaseId === undefined
-      ? undefined
-      : ((await idOfRef(
-          store.db,
-          `${store.schemas.releaseList}.releases`,
-          'MS',
-          projectId,
-          query.releaseId,
-        )) ?? '');
   const { rows, total } = await pageOf<RunRow>(store, {
     select: RUN_SELECT(store),
     table: `${store.schemas.runProgress}.runs`,
     alias: 'r',
-    where: byStatusAndRelease('r', projectId, query.status, releaseId),
+    where: await byStatusAndRelease(store, 'r', projectId, query),
     orderBy: 'r.number DESC',
     page: query.page,
     limit: query.limit,

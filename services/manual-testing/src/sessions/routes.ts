@@ -16,9 +16,8 @@ import {
   type ProjectContext,
 } from '@verdict/platform';
 import type { z } from 'zod';
-import { releaseIdOf } from '../releases/releaseList';
 import { assigneeOf } from '../runs/routes';
-import type { ManualReadStore } from '../shared/readStore';
+import { releaseIdOf, type ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { sessionDecider, sessionStream } from './session';
 import { listSessions, sessionDetail } from './sessionList';

@@ -5,7 +5,6 @@
  */
 import { keptInstant, keptInstantOrNull, type ManualTestingEvent, type ManualUser } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
-import { releaseIdOf } from '../releases/releaseList';
 import { keyOf } from '../shared/ids';
 import { manualEvents } from '../shared/manualEvents';
 import { byStatusAndRelease, pageOf, type ManualReadStore } from '../shared/readStore';
@@ -161,15 +160,11 @@ export async function listSessions(
   projectId: string,
   query: { page: number; limit: number; status?: string | undefined; releaseId?: string | undefined },
 ) {
-  const releaseId =
-    query.releaseId === undefined
-      ? undefined
-      : ((await releaseIdOf(store, projectId, query.releaseId)) ?? '');
   const { rows, total } = await pageOf<SessionRow>(store, {
     select: SESSION_SELECT(store),
     table: `${store.schemas.sessionList}.sessions`,
     alias: 't',
-    where: byStatusAndRelease('t', projectId, query.status, releaseId),
+    where: await byStatusAndRelease(store, 't', projectId, query),
     orderBy: 't.created_at DESC, t.id DESC',
     page: query.page,
     limit: query.limit,

@@ -113,15 +113,25 @@ export async function pageOf<Row>(
   return { rows, total: counted.rows[0]?.total ?? 0 };
 }
 
-/** The filter of a project's list by its status and release (the release's internal id), when given. */
-export function byStatusAndRelease(
+/**
+ * The filter of a project's list by status and by release (its `_id` or MS-<n>; an unknown one matches
+ * nothing), each when given.
+ */
+export async function byStatusAndRelease(
+  store: ManualReadStore,
   alias: string,
   projectId: string,
-  status?: string,
-  releaseId?: string,
-): Clause[] {
+  query: { status?: string | undefined; releaseId?: string | undefined },
+): Promise<Clause[]> {
   const where: Clause[] = [[`${alias}.project_id = ?`, projectId]];
-  if (status !== undefined) where.push([`${alias}.status = ?`, status]);
-  if (releaseId !== undefined) where.push([`${alias}.release_id = ?`, releaseId]);
+  if (query.status !== undefined) where.push([`${alias}.status = ?`, query.status]);
+  if (query.releaseId !== undefined) {
+    const releaseId = await releaseIdOf(store, projectId, query.releaseId);
+    where.push([`${alias}.release_id = ?`, releaseId ?? '']);
+  }
   return where;
 }
+
+/** The internal id of the release `ref` names (its `_id` or MS-<n>) in the project, or null. */
+export const releaseIdOf = (store: ManualReadStore, projectId: string, ref: string) =>
+  idOfRef(store.db, `${store.schemas.releaseList}.releases`, 'MS', projectId, ref);
