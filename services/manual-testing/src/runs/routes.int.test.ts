@@ -1,31 +1,8 @@
-import type { SqlDatabase } from '@verdict/platform';
-import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { OWNER, startWithUsers, TESTER, type RunningService } from '../testing';
+import { OWNER, serviceUnderTest, TESTER } from '../testing';
 
 describe.each(testDatabases())('manual runs and releases on $name', (database) => {
-  let db: SqlDatabase;
-  let service: RunningService;
-
-  beforeAll(async () => {
-    db = await database.open();
-    service = await startWithUsers(db);
-  });
-  afterAll(async () => {
-    await service.stop();
-    await db.close();
-  });
-
-  function project(projectId = uniqueName('p')) {
-    const as = { projectId };
-    return {
-      projectId,
-      get: (url: string) => service.call('GET', `/${projectId}${url}`, undefined, as),
-      post: (url: string, body: unknown) => service.call('POST', `/${projectId}${url}`, body, as),
-      patch: (url: string, body: unknown, extra: Record<string, unknown> = {}) =>
-        service.call('PATCH', `/${projectId}${url}`, body, { ...as, ...extra }),
-    };
-  }
+  const { project } = serviceUnderTest(database.open);
 
   /** A project with a suite (nested) of cases, and TC-1 … TC-3. */
   async function seeded() {

@@ -1,9 +1,6 @@
 import { ManualRunCaseUpdated, ManualRunCreated } from '@verdict/contracts';
-import type { SqlDatabase } from '@verdict/platform';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { projectionSpec } from '@verdict/platform/testing/projections';
-import type { ManualReadModels } from '../shared/readStore';
-import { emptyReadModels, readStoreOf } from '../testing';
+import { sliceUnderTest } from '../testing';
 import { listRuns, runDetail, runProgressProjection } from './runProgress';
 
 const at = '2026-03-01T10:00:00.000Z';
@@ -40,22 +37,15 @@ const updated = (refId: string, change: { result?: 'passed' | 'failed' | 'retest
 });
 
 describe.each(testDatabases())('run progress on $name', ({ open }) => {
-  let db: SqlDatabase;
-  let others: ManualReadModels;
-  beforeAll(async () => {
-    db = await open();
-    others = await emptyReadModels(db);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
+  const slice = sliceUnderTest(open, 'runProgress', runProgressProjection);
 
   it('when some cases of a run have results, then it is in progress with its counts, and each case keeps its history once', async () => {
-    await projectionSpec({ db, projection: runProgressProjection })
+    await slice
+      .spec()
       .given([runCreated])
       .when([updated('rc1', { result: 'failed' }), updated('rc1', { comment: 'declined' })])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
-        const read = readStoreOf(db, { ...others, runProgress: schema });
+        const read = slice.read(schema);
         const run = await runDetail(read, 'project-1', 'u1');
         expect(run).toMatchObject({
           runId: 'RUN-1',
@@ -73,13 +63,10 @@ describe.each(testDatabases())('run progress on $name', ({ open }) => {
   });
 
   it('when every case has a result but one is to retest, then the run is not completed until it is passed', async () => {
-    const spec = projectionSpec({ db, projection: runProgressProjection }).given([
-      runCreated,
-      updated('rc1', { result: 'passed' }),
-      updated('rc2', { result: 'retest' }),
-    ]);
-    const status = async (schema: string) =>
-      (await runDetail(readStoreOf(db, { ...others, runProgress: schema }), 'project-1', 'u1'))?.status;
+    const spec = slice
+      .spec()
+      .given([runCreated, updated('rc1', { result: 'passed' }), updated('rc2', { result: 'retest' })]);
+    const status = async (schema: string) => (await runDetail(slice.read(schema), 'project-1', 'u1'))?.status;
     await spec.when([]).then(async ({ schema }) => expect(await status(schema)).toBe('in_progress'));
     await spec
       .when([updated('rc2', { result: 'passed' })])
