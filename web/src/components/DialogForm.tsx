@@ -4,7 +4,8 @@ import { describeError } from '../api/client';
 
 /**
  * A form in a dialog: its fields, the error of the last submission (as the API said it), Cancel and the
- * submit button (Enter submits). Every "New …" and "Edit …" dialog of the app.
+ * submit button (Enter submits). Every "New …" and "Edit …" dialog of the app, and the deletions that may
+ * be refused (`danger`: the submit button is red), whose refusal stays in the dialog.
  */
 export function DialogForm({
   title,
@@ -14,6 +15,7 @@ export function DialogForm({
   error,
   submit,
   disabled,
+  danger = false,
   children,
 }: {
   title: string;
@@ -23,6 +25,7 @@ export function DialogForm({
   error: unknown;
   submit: string;
   disabled: boolean;
+  danger?: boolean;
   children: ReactNode;
 }) {
   const described = error ? describeError(error) : null;
@@ -45,7 +48,7 @@ export function DialogForm({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={pending} disabled={disabled}>
+            <Button type="submit" color={danger ? 'red' : undefined} loading={pending} disabled={disabled}>
               {submit}
             </Button>
           </Group>

@@ -23,6 +23,7 @@ import {
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Button, Group, Paper, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconGripVertical, IconPlus, IconTrash } from '@tabler/icons-react';
+import type { ChangeEvent, ReactNode } from 'react';
 import { emptyStep, moved, newKey, type DraftStep, type DraftSubStep, type StepFormat } from './caseDraft';
 
 export function StepsEditor({
@@ -108,6 +109,22 @@ export function StepsEditor({
   );
 }
 
+type StepText = 'action' | 'data' | 'expectedResult' | 'text';
+
+/** What a step (and each of its sub-steps) holds in each format: the fields of its row. */
+const STEP_FIELDS: Record<
+  StepFormat,
+  readonly { key: StepText; name: string; placeholder: string; multiline: boolean }[]
+> = {
+  Classic: [
+    { key: 'action', name: 'action', placeholder: 'Action', multiline: true },
+    { key: 'data', name: 'data', placeholder: 'Data', multiline: true },
+    { key: 'expectedResult', name: 'expected result', placeholder: 'Expected result', multiline: true },
+  ],
+  Gherkin: [{ key: 'text', name: 'text', placeholder: 'Given … / When … / Then …', multiline: false }],
+};
+
+/** A step's or a sub-step's fields in its format, each labelled "Step 2.1: action" for screen readers. */
 function StepFields({
   format,
   step,
@@ -121,47 +138,73 @@ function StepFields({
   readOnly: boolean;
   onChange: (step: DraftSubStep) => void;
 }) {
-  if (format === 'Gherkin') {
-    return (
-      <TextInput
-        aria-label={`${label}: text`}
-        placeholder="Given … / When … / Then …"
-        value={step.text}
-        readOnly={readOnly}
-        onChange={(event) => onChange({ ...step, text: event.currentTarget.value })}
-        style={{ flex: 1 }}
-      />
-    );
-  }
   return (
     <Group gap="xs" align="flex-start" grow style={{ flex: 1 }}>
-      <Textarea
-        aria-label={`${label}: action`}
-        placeholder="Action"
-        autosize
-        minRows={1}
-        value={step.action}
+      {STEP_FIELDS[format].map((field) => {
+        const props = {
+          'aria-label': `${label}: ${field.name}`,
+          placeholder: field.placeholder,
+          value: step[field.key],
+          readOnly,
+          onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+            onChange({ ...step, [field.key]: event.currentTarget.value }),
+        };
+        return field.multiline ? (
+          <Textarea key={field.key} autosize minRows={1} {...props} />
+        ) : (
+          <TextInput key={field.key} {...props} />
+        );
+      })}
+    </Group>
+  );
+}
+
+/**
+ * One line of the list: its number, its fields, its remove button; a step's line also has its drag handle
+ * (`handle`), a sub-step's is indented under its step.
+ */
+function StepLine({
+  format,
+  step,
+  number,
+  readOnly,
+  onChange,
+  onRemove,
+  handle,
+}: {
+  format: StepFormat;
+  step: DraftSubStep;
+  number: string;
+  readOnly: boolean;
+  onChange: (step: DraftSubStep) => void;
+  onRemove: () => void;
+  handle?: ReactNode;
+}) {
+  const sub = handle === undefined;
+  return (
+    <Group gap="xs" pl={sub ? 64 : undefined} wrap="nowrap" align="flex-start">
+      {readOnly ? null : handle}
+      {sub ? (
+        <Text size="xs" c="dimmed" w={32} pt={8} aria-hidden>
+          {number}
+        </Text>
+      ) : (
+        <Text size="sm" fw={700} w={24} pt={6} aria-hidden>
+          {number}.
+        </Text>
+      )}
+      <StepFields
+        format={format}
+        step={step}
+        label={`Step ${number}`}
         readOnly={readOnly}
-        onChange={(event) => onChange({ ...step, action: event.currentTarget.value })}
+        onChange={onChange}
       />
-      <Textarea
-        aria-label={`${label}: data`}
-        placeholder="Data"
-        autosize
-        minRows={1}
-        value={step.data}
-        readOnly={readOnly}
-        onChange={(event) => onChange({ ...step, data: event.currentTarget.value })}
-      />
-      <Textarea
-        aria-label={`${label}: expected result`}
-        placeholder="Expected result"
-        autosize
-        minRows={1}
-        value={step.expectedResult}
-        readOnly={readOnly}
-        onChange={(event) => onChange({ ...step, expectedResult: event.currentTarget.value })}
-      />
+      {readOnly ? null : (
+        <ActionIcon variant="subtle" color="red" aria-label={`Remove step ${number}`} onClick={onRemove}>
+          <IconTrash size={16} aria-hidden />
+        </ActionIcon>
+      )}
     </Group>
   );
 }
@@ -183,19 +226,24 @@ function SortableStep({
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({ id: step.key, disabled: readOnly });
-  const label = `Step ${number}`;
   const setSub = (index: number, sub: DraftSubStep) =>
     onChange({ ...step, subSteps: step.subSteps.map((s, i) => (i === index ? sub : s)) });
   return (
     <li
       ref={setNodeRef}
       style={{ transform: CSS.Transform.toString(transform), transition, zIndex: isDragging ? 1 : undefined }}
-      aria-label={label}
+      aria-label={`Step ${number}`}
     >
       <Paper withBorder p="xs" shadow={isDragging ? 'md' : undefined}>
         <Stack gap={6}>
-          <Group gap="xs" align="flex-start" wrap="nowrap">
-            {readOnly ? null : (
+          <StepLine
+            format={format}
+            step={step}
+            number={String(number)}
+            readOnly={readOnly}
+            onChange={(fields) => onChange({ ...step, ...fields })}
+            onRemove={onRemove}
+            handle={
               <ActionIcon
                 ref={setActivatorNodeRef}
                 variant="subtle"
@@ -207,51 +255,18 @@ function SortableStep({
               >
                 <IconGripVertical size={16} aria-hidden />
               </ActionIcon>
-            )}
-            <Text size="sm" fw={700} w={24} pt={6} aria-hidden>
-              {number}.
-            </Text>
-            <StepFields
-              format={format}
-              step={step}
-              label={label}
-              readOnly={readOnly}
-              onChange={(fields) => onChange({ ...step, ...fields })}
-            />
-            {readOnly ? null : (
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Remove step ${number}`}
-                onClick={onRemove}
-              >
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            )}
-          </Group>
+            }
+          />
           {step.subSteps.map((sub, index) => (
-            <Group key={sub.key} gap="xs" pl={64} wrap="nowrap" align="flex-start">
-              <Text size="xs" c="dimmed" w={32} pt={8} aria-hidden>
-                {number}.{index + 1}
-              </Text>
-              <StepFields
-                format={format}
-                step={sub}
-                label={`Step ${number}.${index + 1}`}
-                readOnly={readOnly}
-                onChange={(next) => setSub(index, next)}
-              />
-              {readOnly ? null : (
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove step ${number}.${index + 1}`}
-                  onClick={() => onChange({ ...step, subSteps: step.subSteps.filter((_, i) => i !== index) })}
-                >
-                  <IconTrash size={16} aria-hidden />
-                </ActionIcon>
-              )}
-            </Group>
+            <StepLine
+              key={sub.key}
+              format={format}
+              step={sub}
+              number={`${number}.${index + 1}`}
+              readOnly={readOnly}
+              onChange={(next) => setSub(index, next)}
+              onRemove={() => onChange({ ...step, subSteps: step.subSteps.filter((_, i) => i !== index) })}
+            />
           ))}
           {readOnly ? null : (
             <Group pl={64}>

@@ -1,16 +1,14 @@
 /**
  * The library's suite tree: every suite nested under its parent, with its case count; "All cases" and
  * "Unassigned" above. A writer gets each suite's actions (new sub-suite, rename, move, delete) in a menu and
- * a "New suite" button; the dialog below does the create, rename and move.
+ * a "New suite" button; the dialog below (a DialogForm) does the create, rename, move and delete.
  */
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Group,
   Menu,
-  Modal,
   NavLink,
   Select,
   Stack,
@@ -21,9 +19,10 @@ import {
 import { IconDots, IconFolder, IconFolderPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { useState, type FormEvent } from 'react';
-import { describeError, verdict } from '../api/client';
+import { useState } from 'react';
+import { verdict } from '../api/client';
 import type { ManualSuite } from '../api/queries';
+import { DialogForm } from '../components/DialogForm';
 import classes from './manual.module.css';
 import { flattenTree, possibleParents, suiteTree, type SuiteNode } from './suiteTree';
 
@@ -210,69 +209,49 @@ function SuiteDialog({
       onClose();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   const title = {
     create: 'New suite',
     rename: 'Rename suite',
     move: 'Move suite',
     delete: 'Delete suite',
   }[dialog.kind];
-  const error = save.isError ? describeError(save.error) : null;
   return (
-    <Modal opened onClose={onClose} title={title}>
-      <form onSubmit={submit}>
-        <Stack>
-          {dialog.kind === 'create' || dialog.kind === 'rename' ? (
-            <TextInput
-              label="Name"
-              required
-              data-autofocus
-              maxLength={500}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-          ) : null}
-          {dialog.kind === 'create' || dialog.kind === 'move' ? (
-            <Select
-              label="Parent suite"
-              data={parentOptions(
-                dialog.kind === 'move' ? possibleParents(suites, dialog.suite._id) : suites,
-              )}
-              value={parent}
-              onChange={(value) => setParent(value ?? ROOT)}
-              allowDeselect={false}
-              searchable
-            />
-          ) : null}
-          {dialog.kind === 'delete' ? (
-            <Text size="sm">
-              Delete the suite “{dialog.suite.name}”? Only an empty suite can be deleted: move its cases and
-              sub-suites out first.
-            </Text>
-          ) : null}
-          {error ? (
-            <Alert color="red" variant="light" title={error.title} role="alert">
-              {error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              color={dialog.kind === 'delete' ? 'red' : undefined}
-              loading={save.isPending}
-              disabled={(dialog.kind === 'create' || dialog.kind === 'rename') && name.trim() === ''}
-            >
-              {dialog.kind === 'delete' ? 'Delete' : dialog.kind === 'create' ? 'Create' : 'Save'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <DialogForm
+      title={title}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      pending={save.isPending}
+      error={save.error}
+      submit={dialog.kind === 'delete' ? 'Delete' : dialog.kind === 'create' ? 'Create' : 'Save'}
+      disabled={(dialog.kind === 'create' || dialog.kind === 'rename') && name.trim() === ''}
+      danger={dialog.kind === 'delete'}
+    >
+      {dialog.kind === 'create' || dialog.kind === 'rename' ? (
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          maxLength={500}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+      ) : null}
+      {dialog.kind === 'create' || dialog.kind === 'move' ? (
+        <Select
+          label="Parent suite"
+          data={parentOptions(dialog.kind === 'move' ? possibleParents(suites, dialog.suite._id) : suites)}
+          value={parent}
+          onChange={(value) => setParent(value ?? ROOT)}
+          allowDeselect={false}
+          searchable
+        />
+      ) : null}
+      {dialog.kind === 'delete' ? (
+        <Text size="sm">
+          Delete the suite “{dialog.suite.name}”? Only an empty suite can be deleted: move its cases and
+          sub-suites out first.
+        </Text>
+      ) : null}
+    </DialogForm>
   );
 }

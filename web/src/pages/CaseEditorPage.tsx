@@ -33,7 +33,7 @@ import { IconDeviceFloppy, IconPaperclip } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBlocker } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { describeError, verdict } from '../api/client';
 import { manualCaseQuery, type ManualCaseDetail } from '../api/queries';
 import { useCanWrite } from '../api/role';
@@ -114,6 +114,17 @@ function CaseEditor({ projectId, testCase }: { projectId: string; testCase: Manu
     />
   );
 
+  const prose = (key: 'description' | 'preconditions' | 'postconditions', label: string) => (
+    <Textarea
+      label={label}
+      autosize
+      minRows={2}
+      value={draft[key]}
+      readOnly={!canWrite}
+      onChange={(event) => set(key, event.currentTarget.value)}
+    />
+  );
+
   return (
     <Stack>
       <Group justify="space-between" align="flex-start">
@@ -183,31 +194,10 @@ function CaseEditor({ projectId, testCase }: { projectId: string; testCase: Manu
                 readOnly={!canWrite}
                 onChange={(event) => set('title', event.currentTarget.value)}
               />
-              <Textarea
-                label="Description"
-                autosize
-                minRows={2}
-                value={draft.description}
-                readOnly={!canWrite}
-                onChange={(event) => set('description', event.currentTarget.value)}
-              />
+              {prose('description', 'Description')}
               <SimpleGrid cols={2}>
-                <Textarea
-                  label="Preconditions"
-                  autosize
-                  minRows={2}
-                  value={draft.preconditions}
-                  readOnly={!canWrite}
-                  onChange={(event) => set('preconditions', event.currentTarget.value)}
-                />
-                <Textarea
-                  label="Postconditions"
-                  autosize
-                  minRows={2}
-                  value={draft.postconditions}
-                  readOnly={!canWrite}
-                  onChange={(event) => set('postconditions', event.currentTarget.value)}
-                />
+                {prose('preconditions', 'Preconditions')}
+                {prose('postconditions', 'Postconditions')}
               </SimpleGrid>
               <Card withBorder>
                 <Stack gap="xs">
@@ -442,73 +432,84 @@ function Attachments({
   );
 }
 
-function Issues({
+/** A card of what is appended to the case: its list (or `none`), and for a writer the form that adds one. */
+function AppendCard({
   projectId,
   testCase,
   canWrite,
+  title,
+  none,
+  list,
+  appends,
+  input,
+  submit,
 }: {
   projectId: string;
   testCase: ManualCaseDetail;
   canWrite: boolean;
+  title: string;
+  none: string;
+  /** The list, or null when there is none yet. */
+  list: ReactNode;
+  /** The PATCH field that appends one. */
+  appends: 'issues' | 'comments';
+  input: { label: string; placeholder?: string; maxLength: number; multiline: boolean };
+  submit: string;
 }) {
-  const [key, setKey] = useState('');
-  const link = useCaseAppend(projectId, testCase._id, async (issue: string) =>
+  const [value, setValue] = useState('');
+  const append = useCaseAppend(projectId, testCase._id, async (entry: string) =>
     unwrap(
       await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
         params: { path: { projectId, caseId: testCase._id } },
-        body: { issues: [issue] },
+        body: { [appends]: [entry] },
       }),
     ),
   );
   useEffect(() => {
-    if (link.isSuccess) setKey('');
-  }, [link.isSuccess]);
+    if (append.isSuccess) setValue('');
+  }, [append.isSuccess]);
+  const button = (
+    <Button type="submit" size="xs" variant="default" loading={append.isPending} disabled={!value.trim()}>
+      {submit}
+    </Button>
+  );
+  const field = {
+    label: input.label,
+    placeholder: input.placeholder,
+    value,
+    maxLength: input.maxLength,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setValue(event.currentTarget.value),
+  };
   return (
     <Card withBorder>
       <Stack gap="xs">
         <Title order={2} size="h4">
-          Linked issues
+          {title}
         </Title>
-        {testCase.issues.length === 0 ? (
+        {list ?? (
           <Text size="sm" c="dimmed">
-            No linked issue.
+            {none}
           </Text>
-        ) : (
-          <Group gap={4}>
-            {testCase.issues.map((issue) => (
-              <Badge key={issue.key} variant="outline" color="gray" title={formatTime(issue.linkedAt)}>
-                {issue.key}
-              </Badge>
-            ))}
-          </Group>
         )}
         {canWrite ? (
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              if (key.trim()) link.mutate(key.trim());
+              if (value.trim()) append.mutate(value.trim());
             }}
           >
-            <Group gap="xs" align="flex-end">
-              <TextInput
-                label="Issue key"
-                placeholder="PAY-123"
-                size="xs"
-                value={key}
-                maxLength={200}
-                onChange={(event) => setKey(event.currentTarget.value)}
-                style={{ flex: 1 }}
-              />
-              <Button
-                type="submit"
-                size="xs"
-                variant="default"
-                loading={link.isPending}
-                disabled={!key.trim()}
-              >
-                Link issue
-              </Button>
-            </Group>
+            {input.multiline ? (
+              <Stack gap="xs">
+                <Textarea autosize minRows={2} {...field} />
+                <Group justify="flex-end">{button}</Group>
+              </Stack>
+            ) : (
+              <Group gap="xs" align="flex-end">
+                <TextInput size="xs" style={{ flex: 1 }} {...field} />
+                {button}
+              </Group>
+            )}
           </form>
         ) : null}
       </Stack>
@@ -516,82 +517,57 @@ function Issues({
   );
 }
 
-function Comments({
-  projectId,
-  testCase,
-  canWrite,
-}: {
-  projectId: string;
-  testCase: ManualCaseDetail;
-  canWrite: boolean;
-}) {
-  const [text, setText] = useState('');
-  const comment = useCaseAppend(projectId, testCase._id, async (body: string) =>
-    unwrap(
-      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
-        params: { path: { projectId, caseId: testCase._id } },
-        body: { comments: [body] },
-      }),
-    ),
-  );
-  useEffect(() => {
-    if (comment.isSuccess) setText('');
-  }, [comment.isSuccess]);
+function Issues(props: { projectId: string; testCase: ManualCaseDetail; canWrite: boolean }) {
+  const { issues } = props.testCase;
   return (
-    <Card withBorder>
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          Comments
-        </Title>
-        {testCase.comments.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No comment.
-          </Text>
-        ) : (
-          testCase.comments.map((entry) => (
-            <Stack key={entry._id} gap={0}>
-              <Text size="xs" c="dimmed">
-                {entry.author ? `${entry.author.firstName} ${entry.author.lastName}` : 'Someone'} ·{' '}
-                <span title={formatTime(entry.createdAt)}>{formatAgo(entry.createdAt)}</span>
-              </Text>
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                {entry.text}
-              </Text>
-            </Stack>
-          ))
-        )}
-        {canWrite ? (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (text.trim()) comment.mutate(text.trim());
-            }}
-          >
-            <Stack gap="xs">
-              <Textarea
-                label="New comment"
-                autosize
-                minRows={2}
-                value={text}
-                maxLength={10_000}
-                onChange={(event) => setText(event.currentTarget.value)}
-              />
-              <Group justify="flex-end">
-                <Button
-                  type="submit"
-                  size="xs"
-                  variant="default"
-                  loading={comment.isPending}
-                  disabled={!text.trim()}
-                >
-                  Comment
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        ) : null}
-      </Stack>
-    </Card>
+    <AppendCard
+      {...props}
+      title="Linked issues"
+      none="No linked issue."
+      list={
+        issues.length === 0 ? null : (
+          <Group gap={4}>
+            {issues.map((issue) => (
+              <Badge key={issue.key} variant="outline" color="gray" title={formatTime(issue.linkedAt)}>
+                {issue.key}
+              </Badge>
+            ))}
+          </Group>
+        )
+      }
+      appends="issues"
+      input={{ label: 'Issue key', placeholder: 'PAY-123', maxLength: 200, multiline: false }}
+      submit="Link issue"
+    />
+  );
+}
+
+function Comments(props: { projectId: string; testCase: ManualCaseDetail; canWrite: boolean }) {
+  const { comments } = props.testCase;
+  return (
+    <AppendCard
+      {...props}
+      title="Comments"
+      none="No comment."
+      list={
+        comments.length === 0
+          ? null
+          : comments.map((entry) => (
+              <Stack key={entry._id} gap={0}>
+                <Text size="xs" c="dimmed">
+                  {entry.author ? `${entry.author.firstName} ${entry.author.lastName}` : 'Someone'} ·{' '}
+                  <span title={formatTime(entry.createdAt)}>{formatAgo(entry.createdAt)}</span>
+                </Text>
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                  {entry.text}
+                </Text>
+              </Stack>
+            ))
+      }
+      appends="comments"
+      input={{ label: 'New comment', maxLength: 10_000, multiline: true }}
+      submit="Comment"
+    />
   );
 }
 

@@ -10,8 +10,6 @@ import {
   Checkbox,
   Grid,
   Group,
-  Modal,
-  Pagination,
   Select,
   Stack,
   Table,
@@ -19,14 +17,14 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
-import { memo, useCallback, useRef, useState, type FormEvent } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { describeError, verdict } from '../api/client';
 import { AnchorLink } from '../components/AnchorLink';
+import { DialogForm } from '../components/DialogForm';
 import {
   manualCasesQuery,
   manualSuitesQuery,
@@ -35,6 +33,8 @@ import {
   type ManualSuite,
 } from '../api/queries';
 import { useCanWrite } from '../api/role';
+import { FilterBar, type FilterField } from '../components/FilterBar';
+import { ListFooter } from '../components/ListPages';
 import { formatAgo, formatTime } from '../components/format';
 import { SortHeader } from '../components/SortHeader';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
@@ -56,6 +56,33 @@ const SORT_KEYS: Record<Sort, NonNullable<ManualCaseQuery['sortBy']>> = {
   automationStatus: 'automation.status',
 };
 
+const YES_NO = [
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+];
+/** Every filter of the API (spec §4.3) but the suite, which the tree beside the list picks. */
+const FILTERS: FilterField<keyof CasesSearch>[] = [
+  {
+    kind: 'text',
+    key: 'search',
+    label: 'Search',
+    placeholder: 'Title, description or ID (press /)',
+    width: 240,
+    main: true,
+  },
+  ...(Object.keys(CASE_FIELDS) as CaseField[]).map((field): FilterField<CaseField> => ({
+    kind: 'select',
+    key: field,
+    label: FIELD_LABELS[field],
+    placeholder: 'Any',
+    options: optionsOf(CASE_FIELDS[field]),
+    width: 130,
+  })),
+  { kind: 'select', key: 'flaky', label: 'Flaky', placeholder: 'Any', options: YES_NO, width: 90 },
+  { kind: 'select', key: 'muted', label: 'Muted', placeholder: 'Any', options: YES_NO, width: 90 },
+  { kind: 'text', key: 'tags', label: 'Tags', placeholder: 'Any of, comma-separated', width: 200 },
+];
+
 /** The API's query for the page's search parameters. */
 function casesQueryOf(search: CasesSearch): ManualCaseQuery {
   const { page, suite, flaky, muted, order, sortBy, ...filters } = search;
@@ -76,8 +103,6 @@ export function CaseLibraryPage() {
   const search = casesRoute.useSearch();
   const navigate = useNavigate({ from: casesRoute.fullPath });
   const canWrite = useCanWrite(projectId);
-  const searchInput = useRef<HTMLInputElement>(null);
-  useHotkeys([['/', () => searchInput.current?.focus()]]);
   const cases = useQuery({
     ...manualCasesQuery(projectId, casesQueryOf(search)),
     placeholderData: keepPreviousData,
@@ -86,44 +111,19 @@ export function CaseLibraryPage() {
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [creating, setCreating] = useState(false);
 
-  const setSearch = (changes: Partial<CasesSearch>) => {
-    setSelection(new Set());
-    void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
-  };
-  const setText = useDebouncedCallback((value: string) => setSearch({ search: value || undefined }), 300);
-  const setTags = useDebouncedCallback((value: string) => setSearch({ tags: value || undefined }), 300);
+  const setSearch = useCallback(
+    (changes: Partial<CasesSearch>) => {
+      setSelection(new Set());
+      void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
+    },
+    [navigate],
+  );
   const sortBy = search.sortBy ?? 'caseId';
   const order = search.order ?? 'asc';
   const sort = (column: Sort) =>
     setSearch({ sortBy: column, order: sortBy === column && order === 'asc' ? 'desc' : 'asc' });
   const header = (label: string, column: Sort) => (
     <SortHeader label={label} active={sortBy === column} order={order} onSort={() => sort(column)} />
-  );
-  const filter = (field: CaseField, width = 130) => (
-    <Select
-      key={field}
-      label={FIELD_LABELS[field]}
-      placeholder="Any"
-      data={optionsOf(CASE_FIELDS[field])}
-      value={search[field] ?? null}
-      onChange={(value) => setSearch({ [field]: value ?? undefined })}
-      clearable
-      w={width}
-    />
-  );
-  const yesNo = (key: 'flaky' | 'muted', label: string) => (
-    <Select
-      label={label}
-      placeholder="Any"
-      data={[
-        { value: 'true', label: 'Yes' },
-        { value: 'false', label: 'No' },
-      ]}
-      value={search[key] ?? null}
-      onChange={(value) => setSearch({ [key]: (value as 'true' | 'false' | null) ?? undefined })}
-      clearable
-      w={90}
-    />
   );
 
   const rows = cases.data?.data ?? [];
@@ -188,27 +188,7 @@ export function CaseLibraryPage() {
               </Button>
             ) : null}
           </Group>
-          <Group gap="sm" align="flex-end" role="search">
-            <TextInput
-              ref={searchInput}
-              label="Search"
-              placeholder="Title, description or ID (press /)"
-              leftSection={<IconSearch size={14} aria-hidden />}
-              defaultValue={search.search ?? ''}
-              onChange={(event) => setText(event.currentTarget.value)}
-              w={240}
-            />
-            {(Object.keys(CASE_FIELDS) as CaseField[]).map((field) => filter(field))}
-            {yesNo('flaky', 'Flaky')}
-            {yesNo('muted', 'Muted')}
-            <TextInput
-              label="Tags"
-              placeholder="Any of, comma-separated"
-              defaultValue={search.tags ?? ''}
-              onChange={(event) => setTags(event.currentTarget.value)}
-              w={200}
-            />
-          </Group>
+          <FilterBar fields={FILTERS} values={search} onChange={setSearch} />
           {canWrite && selection.size > 0 && suites.data ? (
             <BulkActions
               projectId={projectId}
@@ -269,24 +249,16 @@ export function CaseLibraryPage() {
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
-              <Group justify="space-between">
-                <Text size="sm" c="dimmed">
-                  {cases.data.pagination.total.toLocaleString()} test cases
-                  {selection.size > 0 ? ` · ${selection.size} selected` : ''}
-                </Text>
-                <Pagination
-                  total={Math.max(1, Math.ceil(cases.data.pagination.total / PAGE_SIZE))}
-                  value={search.page ?? 1}
-                  onChange={(page) => {
-                    setSelection(new Set());
-                    void navigate({
-                      search: (previous) => ({ ...previous, page: page === 1 ? undefined : page }),
-                    });
-                  }}
-                  size="sm"
-                  getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-                />
-              </Group>
+              <ListFooter
+                summary={`${cases.data.pagination.total.toLocaleString()} test cases${selection.size > 0 ? ` · ${selection.size} selected` : ''}`}
+                total={cases.data.pagination.total}
+                pageSize={PAGE_SIZE}
+                page={search.page}
+                onPage={(page) => {
+                  setSelection(new Set());
+                  void navigate({ search: (previous) => ({ ...previous, page }) });
+                }}
+              />
             </>
           )}
         </Stack>
@@ -553,38 +525,24 @@ function NewCaseDialog({
       onClose();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
-  const error = create.isError ? describeError(create.error) : null;
   return (
-    <Modal opened onClose={onClose} title="New test case">
-      <form onSubmit={submit}>
-        <Stack>
-          <TextInput
-            label="Title"
-            required
-            data-autofocus
-            maxLength={500}
-            value={title}
-            onChange={(event) => setTitle(event.currentTarget.value)}
-          />
-          {error ? (
-            <Alert color="red" variant="light" title={error.title} role="alert">
-              {error.message}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={title.trim() === ''}>
-              Create
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <DialogForm
+      title="New test case"
+      onClose={onClose}
+      onSubmit={() => create.mutate()}
+      pending={create.isPending}
+      error={create.error}
+      submit="Create"
+      disabled={title.trim() === ''}
+    >
+      <TextInput
+        label="Title"
+        required
+        data-autofocus
+        maxLength={500}
+        value={title}
+        onChange={(event) => setTitle(event.currentTarget.value)}
+      />
+    </DialogForm>
   );
 }

@@ -2,40 +2,75 @@
  * The test case explorer (spec §4.6): every test case with its executions, failure and flaky rates and
  * average duration over a lookback window, filtered and sorted as the API allows, a page at a time.
  */
-import {
-  Badge,
-  Group,
-  NumberInput,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { AnchorLink } from '../components/AnchorLink';
-import { explorerQuery, filtersQuery } from '../api/queries';
+import { explorerQuery, filtersQuery, type ProjectFilters } from '../api/queries';
+import { FilterBar, type FilterField } from '../components/FilterBar';
+import { ListFooter } from '../components/ListPages';
 import { StatusBadge } from '../components/badges';
 import { formatAgo, formatDuration, formatPercent, formatTime } from '../components/format';
 import { SortHeader } from '../components/SortHeader';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
-import { EXPLORER_STATUSES, explorerRoute } from '../router';
+import { EXPLORER_STATUSES, explorerRoute, type ExplorerSearch } from '../router';
 
 const PAGE_SIZE = 50;
 type Sort = 'lastExecution' | 'failRate' | 'avgDuration' | 'flakyRate';
+
+/** The filters, with the values the project's runs reported (platforms, environments, spec files). */
+function explorerFilters(known: ProjectFilters | undefined): FilterField<keyof ExplorerSearch>[] {
+  return [
+    {
+      kind: 'text',
+      key: 'search',
+      label: 'Search',
+      placeholder: 'Title or spec file (press /)',
+      width: 260,
+      main: true,
+    },
+    {
+      kind: 'select',
+      key: 'status',
+      label: 'Status in the window',
+      placeholder: 'Any',
+      options: [...EXPLORER_STATUSES],
+      width: 150,
+    },
+    {
+      kind: 'select',
+      key: 'platform',
+      label: 'Platform',
+      placeholder: 'Any',
+      options: known?.platforms ?? [],
+      width: 150,
+    },
+    {
+      kind: 'select',
+      key: 'environment',
+      label: 'Environment',
+      placeholder: 'Any',
+      options: known?.environments ?? [],
+      width: 150,
+    },
+    {
+      kind: 'select',
+      key: 'specFilePath',
+      label: 'Spec file',
+      placeholder: 'Any',
+      options: known?.specFiles ?? [],
+      width: 240,
+      searchable: true,
+    },
+    { kind: 'number', key: 'days', label: 'Days', min: 1, max: 365, fallback: 30, width: 90 },
+  ];
+}
 
 export function ExplorerPage() {
   const { projectId } = explorerRoute.useParams();
   const search = explorerRoute.useSearch();
   const navigate = useNavigate({ from: explorerRoute.fullPath });
-  const searchInput = useRef<HTMLInputElement>(null);
-  useHotkeys([['/', () => searchInput.current?.focus()]]);
   const sortBy = search.sortBy ?? 'lastExecution';
   const order = search.order ?? 'desc';
   const explorer = useQuery({
@@ -54,9 +89,12 @@ export function ExplorerPage() {
     placeholderData: keepPreviousData,
   });
   const filters = useQuery(filtersQuery(projectId));
-  const setSearch = (changes: Partial<typeof search>) =>
-    void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
-  const setText = useDebouncedCallback((value: string) => setSearch({ search: value || undefined }), 300);
+  const fields = useMemo(() => explorerFilters(filters.data), [filters.data]);
+  const setSearch = useCallback(
+    (changes: Partial<ExplorerSearch>) =>
+      void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) }),
+    [navigate],
+  );
   const sort = (column: Sort) =>
     setSearch({ sortBy: column, order: sortBy === column && order === 'desc' ? 'asc' : 'desc' });
 
@@ -65,64 +103,7 @@ export function ExplorerPage() {
       <Title order={1} size="h2">
         Test case explorer
       </Title>
-      <Group gap="sm" align="flex-end" role="search">
-        <TextInput
-          ref={searchInput}
-          label="Search"
-          placeholder="Title or spec file (press /)"
-          leftSection={<IconSearch size={14} />}
-          defaultValue={search.search ?? ''}
-          onChange={(event) => setText(event.currentTarget.value)}
-          w={260}
-        />
-        <Select
-          label="Status in the window"
-          placeholder="Any"
-          data={[...EXPLORER_STATUSES]}
-          value={search.status ?? null}
-          onChange={(value) => setSearch({ status: (value as typeof search.status) ?? undefined })}
-          clearable
-          w={150}
-        />
-        <Select
-          label="Platform"
-          placeholder="Any"
-          data={filters.data?.platforms ?? []}
-          value={search.platform ?? null}
-          onChange={(value) => setSearch({ platform: value ?? undefined })}
-          clearable
-          w={150}
-        />
-        <Select
-          label="Environment"
-          placeholder="Any"
-          data={filters.data?.environments ?? []}
-          value={search.environment ?? null}
-          onChange={(value) => setSearch({ environment: value ?? undefined })}
-          clearable
-          w={150}
-        />
-        <Select
-          label="Spec file"
-          placeholder="Any"
-          data={filters.data?.specFiles ?? []}
-          value={search.specFilePath ?? null}
-          onChange={(value) => setSearch({ specFilePath: value ?? undefined })}
-          clearable
-          searchable
-          w={240}
-        />
-        <NumberInput
-          label="Days"
-          min={1}
-          max={365}
-          value={search.days ?? 30}
-          onChange={(value) =>
-            typeof value === 'number' && value >= 1 && value <= 365 && setSearch({ days: value })
-          }
-          w={90}
-        />
-      </Group>
+      <FilterBar fields={fields} values={search} onChange={setSearch} />
       {explorer.isPending ? (
         <LoadingState label="Loading test cases…" />
       ) : explorer.isError ? (
@@ -209,23 +190,13 @@ export function ExplorerPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {explorer.data.pagination.total.toLocaleString()} test cases over{' '}
-              {explorer.data.appliedFilters.days} days
-            </Text>
-            <Pagination
-              total={Math.max(1, Math.ceil(explorer.data.pagination.total / PAGE_SIZE))}
-              value={search.page ?? 1}
-              onChange={(page) =>
-                void navigate({
-                  search: (previous) => ({ ...previous, page: page === 1 ? undefined : page }),
-                })
-              }
-              size="sm"
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            />
-          </Group>
+          <ListFooter
+            summary={`${explorer.data.pagination.total.toLocaleString()} test cases over ${explorer.data.appliedFilters.days} days`}
+            total={explorer.data.pagination.total}
+            pageSize={PAGE_SIZE}
+            page={search.page}
+            onPage={(page) => void navigate({ search: (previous) => ({ ...previous, page }) })}
+          />
         </>
       )}
     </Stack>

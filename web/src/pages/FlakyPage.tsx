@@ -3,24 +3,14 @@
  * rate), each with its rate, its last flaky day and a day-by-day strip of when it was flaky (from the
  * analytics summary's flaky tests).
  */
-import {
-  Badge,
-  Box,
-  Group,
-  Pagination,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Box, Group, SegmentedControl, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { AnchorLink } from '../components/AnchorLink';
 import { explorerQuery, summaryQuery } from '../api/queries';
 import { formatPercent } from '../components/format';
+import { ListPages } from '../components/ListPages';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
 import { badgeToneVars } from '../components/Tone';
 import { ANALYTICS_RANGES, flakyRoute } from '../router';
@@ -157,16 +147,11 @@ export function FlakyPage() {
             </Table>
           </Table.ScrollContainer>
           {explorer.data.testCases.length === PAGE_SIZE || (search.page ?? 1) > 1 ? (
-            <Pagination
-              total={Math.max(1, Math.ceil(explorer.data.pagination.total / PAGE_SIZE))}
-              value={search.page ?? 1}
-              onChange={(page) =>
-                void navigate({
-                  search: (previous) => ({ ...previous, page: page === 1 ? undefined : page }),
-                })
-              }
-              size="sm"
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+            <ListPages
+              total={explorer.data.pagination.total}
+              pageSize={PAGE_SIZE}
+              page={search.page}
+              onPage={(page) => void navigate({ search: (previous) => ({ ...previous, page }) })}
             />
           ) : null}
         </>

@@ -3,29 +3,24 @@
  * in the URL. Live: while a run on the page is running the list is asked again every few seconds, so new
  * runs and their counts appear without a reload.
  */
-import {
-  Badge,
-  Group,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
-import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Badge, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useMemo, useRef } from 'react';
+import { useCallback, useMemo } from 'react';
 import { AnchorLink } from '../components/AnchorLink';
-import { filtersQuery, LIVE_INTERVAL_MS, runsQuery, type RunListQuery } from '../api/queries';
+import {
+  filtersQuery,
+  LIVE_INTERVAL_MS,
+  runsQuery,
+  type ProjectFilters,
+  type RunListQuery,
+} from '../api/queries';
+import { FilterBar, type FilterField } from '../components/FilterBar';
+import { ListFooter } from '../components/ListPages';
 import { RunStatus, StatCounts } from '../components/badges';
 import { formatAgo, formatDuration, formatTime, shortSha } from '../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
-import { DATE_RANGES, runsRoute } from '../router';
+import { DATE_RANGES, runsRoute, type RunsSearch } from '../router';
 
 const PAGE_SIZE = 50;
 const RANGE_LABELS: Record<(typeof DATE_RANGES)[number], string> = {
@@ -34,6 +29,13 @@ const RANGE_LABELS: Record<(typeof DATE_RANGES)[number], string> = {
   '30d': 'Last 30 days',
   '90d': 'Last 90 days',
 };
+const RANGE_OPTIONS = DATE_RANGES.map((value) => ({ value, label: RANGE_LABELS[value] }));
+const STATUS_OPTIONS = [
+  { value: 'running', label: 'Running' },
+  { value: 'finished', label: 'Finished' },
+  { value: 'passed', label: 'Passed' },
+  { value: 'failed', label: 'Failed' },
+];
 const RANGE_HOURS: Record<(typeof DATE_RANGES)[number], number> = {
   '24h': 24,
   '7d': 168,
@@ -41,12 +43,57 @@ const RANGE_HOURS: Record<(typeof DATE_RANGES)[number], number> = {
   '90d': 2160,
 };
 
+/** The filters, with the branches and environments the project's runs reported. */
+function runFilters(known: ProjectFilters | undefined): FilterField<keyof RunsSearch>[] {
+  return [
+    {
+      kind: 'text',
+      key: 'search',
+      label: 'Search',
+      placeholder: 'Title, branch, commit, CI run (press /)',
+      width: 280,
+      main: true,
+    },
+    {
+      kind: 'select',
+      key: 'branch',
+      label: 'Branch',
+      placeholder: 'Any branch',
+      options: known?.branches ?? [],
+      width: 180,
+      searchable: true,
+    },
+    {
+      kind: 'select',
+      key: 'environment',
+      label: 'Environment',
+      placeholder: 'Any environment',
+      options: known?.environments ?? [],
+      width: 170,
+    },
+    {
+      kind: 'select',
+      key: 'status',
+      label: 'Status',
+      placeholder: 'Any status',
+      options: STATUS_OPTIONS,
+      width: 140,
+    },
+    {
+      kind: 'select',
+      key: 'range',
+      label: 'Started',
+      placeholder: 'Any time',
+      options: RANGE_OPTIONS,
+      width: 160,
+    },
+  ];
+}
+
 export function RunsPage() {
   const { projectId } = runsRoute.useParams();
   const search = runsRoute.useSearch();
   const navigate = useNavigate({ from: runsRoute.fullPath });
-  const searchInput = useRef<HTMLInputElement>(null);
-  useHotkeys([['/', () => searchInput.current?.focus()]]);
 
   const query = useMemo((): RunListQuery => {
     const end = new Date();
@@ -69,9 +116,12 @@ export function RunsPage() {
   const runs = useQuery({ ...runsQuery(projectId, query), placeholderData: keepPreviousData });
   const filters = useQuery(filtersQuery(projectId));
 
-  const setSearch = (changes: Partial<typeof search>) =>
-    void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
-  const setText = useDebouncedCallback((value: string) => setSearch({ search: value || undefined }), 300);
+  const fields = useMemo(() => runFilters(filters.data), [filters.data]);
+  const setSearch = useCallback(
+    (changes: Partial<RunsSearch>) =>
+      void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) }),
+    [navigate],
+  );
   const live = runs.data?.data.some((run) => run.status === 'running') ?? false;
   const filtered = Boolean(
     search.branch || search.environment || search.status || search.range || search.search,
@@ -91,59 +141,7 @@ export function RunsPage() {
           </Tooltip>
         ) : null}
       </Group>
-      <Group gap="sm" align="flex-end" role="search">
-        <TextInput
-          ref={searchInput}
-          label="Search"
-          placeholder="Title, branch, commit, CI run (press /)"
-          leftSection={<IconSearch size={14} />}
-          defaultValue={search.search ?? ''}
-          onChange={(event) => setText(event.currentTarget.value)}
-          w={280}
-        />
-        <Select
-          label="Branch"
-          placeholder="Any branch"
-          data={filters.data?.branches ?? []}
-          value={search.branch ?? null}
-          onChange={(value) => setSearch({ branch: value ?? undefined })}
-          clearable
-          searchable
-          w={180}
-        />
-        <Select
-          label="Environment"
-          placeholder="Any environment"
-          data={filters.data?.environments ?? []}
-          value={search.environment ?? null}
-          onChange={(value) => setSearch({ environment: value ?? undefined })}
-          clearable
-          w={170}
-        />
-        <Select
-          label="Status"
-          placeholder="Any status"
-          data={[
-            { value: 'running', label: 'Running' },
-            { value: 'finished', label: 'Finished' },
-            { value: 'passed', label: 'Passed' },
-            { value: 'failed', label: 'Failed' },
-          ]}
-          value={search.status ?? null}
-          onChange={(value) => setSearch({ status: (value as typeof search.status) ?? undefined })}
-          clearable
-          w={140}
-        />
-        <Select
-          label="Started"
-          placeholder="Any time"
-          data={DATE_RANGES.map((value) => ({ value, label: RANGE_LABELS[value] }))}
-          value={search.range ?? null}
-          onChange={(value) => setSearch({ range: (value as typeof search.range) ?? undefined })}
-          clearable
-          w={160}
-        />
-      </Group>
+      <FilterBar fields={fields} values={search} onChange={setSearch} />
       {runs.isPending ? (
         <LoadingState label="Loading runs…" />
       ) : runs.isError ? (
@@ -221,22 +219,13 @@ export function RunsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {runs.data.pagination.total.toLocaleString()} runs
-            </Text>
-            <Pagination
-              total={Math.max(1, Math.ceil(runs.data.pagination.total / PAGE_SIZE))}
-              value={search.page ?? 1}
-              onChange={(page) =>
-                void navigate({
-                  search: (previous) => ({ ...previous, page: page === 1 ? undefined : page }),
-                })
-              }
-              size="sm"
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            />
-          </Group>
+          <ListFooter
+            summary={`${runs.data.pagination.total.toLocaleString()} runs`}
+            total={runs.data.pagination.total}
+            pageSize={PAGE_SIZE}
+            page={search.page}
+            onPage={(page) => void navigate({ search: (previous) => ({ ...previous, page }) })}
+          />
         </>
       )}
     </Stack>
