@@ -19,7 +19,7 @@ import {
 import { IconDots, IconFolder, IconFolderPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { verdict } from '../api/client';
 import type { ManualSuite } from '../api/queries';
 import { DialogForm } from '../components/DialogForm';
@@ -34,7 +34,8 @@ type Dialog =
   | { kind: 'move'; suite: ManualSuite }
   | { kind: 'delete'; suite: ManualSuite };
 
-export function SuiteTree({
+/** Memoised: the library re-renders on every filter, the tree only when the suites or the choice change. */
+export const SuiteTree = memo(function SuiteTree({
   projectId,
   suites,
   selected,
@@ -119,7 +120,7 @@ export function SuiteTree({
       ) : null}
     </Stack>
   );
-}
+});
 
 function SuiteMenu({ suite, onChoose }: { suite: ManualSuite; onChoose: (dialog: Dialog) => void }) {
   return (

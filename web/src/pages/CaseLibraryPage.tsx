@@ -19,11 +19,10 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { createLink, useNavigate } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useState, type ComponentPropsWithRef } from 'react';
 import { describeError, verdict } from '../api/client';
-import { AnchorLink } from '../components/AnchorLink';
 import { DialogForm } from '../components/DialogForm';
 import {
   manualCasesQuery,
@@ -38,6 +37,7 @@ import { ListFooter } from '../components/ListPages';
 import { formatAgo, formatTime } from '../components/format';
 import { SortHeader } from '../components/SortHeader';
 import { EmptyState, ErrorState, LoadingState } from '../components/states';
+import classes from '../manual/manual.module.css';
 import { SuiteTree, UNASSIGNED } from '../manual/SuiteTree';
 import { flattenTree, suiteTree } from '../manual/suiteTree';
 import { CASE_FIELDS, FIELD_LABELS, labelOf, optionsOf, type CaseField } from '../manual/values';
@@ -111,13 +111,19 @@ export function CaseLibraryPage() {
   const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
   const [creating, setCreating] = useState(false);
 
+  // A change of the list empties the selection; an empty one stays as it is (no render for nothing).
+  const clearSelection = useCallback(
+    () => setSelection((previous) => (previous.size === 0 ? previous : new Set())),
+    [],
+  );
   const setSearch = useCallback(
     (changes: Partial<CasesSearch>) => {
-      setSelection(new Set());
+      clearSelection();
       void navigate({ search: (previous) => ({ ...previous, ...changes, page: undefined }) });
     },
-    [navigate],
+    [navigate, clearSelection],
   );
+  const selectSuite = useCallback((suite: string | undefined) => setSearch({ suite }), [setSearch]);
   const sortBy = search.sortBy ?? 'caseId';
   const order = search.order ?? 'asc';
   const sort = (column: Sort) =>
@@ -156,7 +162,7 @@ export function CaseLibraryPage() {
             projectId={projectId}
             suites={suites.data}
             selected={search.suite}
-            onSelect={(suite) => setSearch({ suite })}
+            onSelect={selectSuite}
             canWrite={canWrite}
           />
         )}
@@ -194,7 +200,7 @@ export function CaseLibraryPage() {
               projectId={projectId}
               cases={rows.filter((row) => selection.has(row._id))}
               suites={suites.data}
-              onDone={() => setSelection(new Set())}
+              onDone={clearSelection}
             />
           ) : null}
           {cases.isPending ? (
@@ -255,7 +261,7 @@ export function CaseLibraryPage() {
                 pageSize={PAGE_SIZE}
                 page={search.page}
                 onPage={(page) => {
-                  setSelection(new Set());
+                  clearSelection();
                   void navigate({ search: (previous) => ({ ...previous, page }) });
                 }}
               />
@@ -274,8 +280,17 @@ export function CaseLibraryPage() {
   );
 }
 
-/** Memoised: a filter or page change first re-renders the page with the previous rows (kept while the
- * next page loads); those rows need no work then. */
+/** A plain anchor as a typed router link (a row's title), styled as Mantine's Anchor. */
+const RowLink = createLink(function RowAnchor(props: ComponentPropsWithRef<'a'>) {
+  return <a {...props} className={`mantine-focus-auto ${classes.rowLink}`} />;
+});
+
+/**
+ * Memoised: a filter or page change first re-renders the page with the previous rows (kept while the next
+ * page loads); those rows need no work then. Plain cells and checkbox (styled by manual.module.css as Mantine
+ * styles its own) rather than Mantine's Table.Td, Checkbox, Group, Text and Badge: the next page's 50 rows are
+ * most of a search's rendering.
+ */
 const CaseRow = memo(function CaseRow({
   projectId,
   row,
@@ -291,36 +306,29 @@ const CaseRow = memo(function CaseRow({
 }) {
   const { classification, automation } = row;
   return (
-    <Table.Tr>
+    <tr className={classes.caseRow}>
       {selectable ? (
-        <Table.Td>
-          <Checkbox
+        <td>
+          <input
+            type="checkbox"
+            className={`mantine-focus-auto ${classes.check}`}
             aria-label={`Select ${row.caseId}`}
             checked={selected}
             onChange={() => onToggle(row._id)}
           />
-        </Table.Td>
+        </td>
       ) : null}
-      <Table.Td className="mono">{row.caseId}</Table.Td>
-      <Table.Td miw={240} maw={420}>
-        <AnchorLink
-          to="/projects/$projectId/cases/$caseId"
-          params={{ projectId, caseId: row._id }}
-          size="sm"
-          lineClamp={1}
-        >
+      <td className="mono">{row.caseId}</td>
+      <td className={classes.caseTitle}>
+        <RowLink to="/projects/$projectId/cases/$caseId" params={{ projectId, caseId: row._id }}>
           {row.title}
-        </AnchorLink>
-        <Group gap={4}>
-          {row.metadata.suite ? (
-            <Text size="xs" c="dimmed">
-              {row.metadata.suite.name}
-            </Text>
-          ) : null}
+        </RowLink>
+        <div className={classes.caseMeta}>
+          {row.metadata.suite ? <span className={classes.dimmed}>{row.metadata.suite.name}</span> : null}
           {row.tags.map((tag) => (
-            <Badge key={tag} size="xs" variant="outline" color="gray">
+            <span key={tag} className={classes.tag}>
               {tag}
-            </Badge>
+            </span>
           ))}
           {automation.isFlaky ? (
             <Badge size="xs" color="orange" variant="light">
@@ -332,19 +340,17 @@ const CaseRow = memo(function CaseRow({
               muted
             </Badge>
           ) : null}
-        </Group>
-      </Table.Td>
-      <Table.Td>{labelOf(classification.status)}</Table.Td>
-      <Table.Td>{labelOf(classification.severity)}</Table.Td>
-      <Table.Td>{labelOf(classification.priority)}</Table.Td>
-      <Table.Td>{labelOf(classification.type)}</Table.Td>
-      <Table.Td>{labelOf(automation.status)}</Table.Td>
-      <Table.Td>
-        <Text size="xs" title={formatTime(row.updatedAt)}>
-          {formatAgo(row.updatedAt)}
-        </Text>
-      </Table.Td>
-    </Table.Tr>
+        </div>
+      </td>
+      <td>{labelOf(classification.status)}</td>
+      <td>{labelOf(classification.severity)}</td>
+      <td>{labelOf(classification.priority)}</td>
+      <td>{labelOf(classification.type)}</td>
+      <td>{labelOf(automation.status)}</td>
+      <td className={classes.small} title={formatTime(row.updatedAt)}>
+        {formatAgo(row.updatedAt)}
+      </td>
+    </tr>
   );
 });
 

@@ -31,7 +31,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { unwrap } from '@verdict/client';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { describeError, verdict as api } from '../api/client';
 import {
   manualCaseQuery,
@@ -117,6 +117,13 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
     const results = cases.map((c, i) => (i === index ? result : c.result) as RunCaseResult);
     go(nextToTest(results, index));
   };
+  // Stable for the memoised case panel: a verdict's later renders of the page (its answer, the run asked
+  // again) leave the panel of the next case alone.
+  const latestGive = useRef(give);
+  useEffect(() => {
+    latestGive.current = give;
+  });
+  const onVerdict = useCallback((result: Verdict) => latestGive.current(result), []);
   useHotkeys([
     ['J', () => go(step(index, 1, cases.length))],
     ['ArrowDown', () => go(step(index, 1, cases.length))],
@@ -158,7 +165,7 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
               runId={run._id}
               runCase={current}
               canWrite={canWrite}
-              onVerdict={give}
+              onVerdict={onVerdict}
               pending={record.isPending}
             />
           ) : (
@@ -256,51 +263,76 @@ function CaseList({
         <div
           role="listbox"
           aria-label="Cases of the run"
+          // One handler for every row (rows stay memoised: a verdict re-renders the rows it changed).
+          onClick={(event) => {
+            const option = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
+            if (option) onPick(Number(option.dataset.index));
+          }}
           aria-activedescendant={cases[index] ? `run-case-${cases[index]._id}` : undefined}
           style={{ height: rows.getTotalSize(), position: 'relative' }}
         >
           {rows.getVirtualItems().map((row) => {
             const runCase = cases[row.index];
-            if (!runCase) return null;
-            const selected = row.index === index;
-            return (
-              <UnstyledButton
+            return runCase ? (
+              <CaseOption
                 key={runCase._id}
-                id={`run-case-${runCase._id}`}
-                role="option"
-                aria-selected={selected}
-                onClick={() => onPick(row.index)}
-                px="sm"
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  width: '100%',
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${row.start}px)`,
-                  background: selected ? 'var(--mantine-primary-color-light)' : undefined,
-                  borderBottom: '1px solid var(--mantine-color-default-border)',
-                }}
-              >
-                <Group gap="xs" wrap="nowrap" justify="space-between">
-                  <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                    <Text size="xs" className="mono" c="dimmed">
-                      {runCase.caseRef.caseId}
-                    </Text>
-                    <Text size="sm" lineClamp={1}>
-                      {runCase.title}
-                    </Text>
-                  </Group>
-                  <StatusBadge status={runCase.result} size="xs" />
-                </Group>
-              </UnstyledButton>
-            );
+                runCase={runCase}
+                index={row.index}
+                top={row.start}
+                selected={row.index === index}
+              />
+            ) : null;
           })}
         </div>
       </ScrollArea>
     </Card>
   );
 }
+
+/** A row of the list; its click is the list's. */
+const CaseOption = memo(function CaseOption({
+  runCase,
+  index,
+  top,
+  selected,
+}: {
+  runCase: ManualRunCase;
+  index: number;
+  top: number;
+  selected: boolean;
+}) {
+  return (
+    <UnstyledButton
+      id={`run-case-${runCase._id}`}
+      role="option"
+      aria-selected={selected}
+      data-index={index}
+      px="sm"
+      style={{
+        position: 'absolute',
+        top: 0,
+        left: 0,
+        width: '100%',
+        height: ROW_HEIGHT,
+        transform: `translateY(${top}px)`,
+        background: selected ? 'var(--mantine-primary-color-light)' : undefined,
+        borderBottom: '1px solid var(--mantine-color-default-border)',
+      }}
+    >
+      <Group gap="xs" wrap="nowrap" justify="space-between">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+          <Text size="xs" className="mono" c="dimmed">
+            {runCase.caseRef.caseId}
+          </Text>
+          <Text size="sm" lineClamp={1}>
+            {runCase.title}
+          </Text>
+        </Group>
+        <StatusBadge status={runCase.result} size="xs" />
+      </Group>
+    </UnstyledButton>
+  );
+});
 
 type StepResult = { status: RunCaseResult; comment: string };
 
@@ -321,7 +353,7 @@ function ElapsedTime() {
   );
 }
 
-function CurrentCase({
+const CurrentCase = memo(function CurrentCase({
   projectId,
   runId,
   runCase,
@@ -623,7 +655,7 @@ function CurrentCase({
       </Card>
     </Stack>
   );
-}
+});
 
 /**
  * What an entry without a verdict changed: evidence attached or removed, the assignee, or the step
