@@ -15,6 +15,11 @@ export const theme = createTheme({
   headings: { fontWeight: '600' },
   components: {
     Table: { defaultProps: { verticalSpacing: 6, horizontalSpacing: 'sm' } },
+    // A select's options are rendered when it opens, not kept hidden from the start: Mantine's default
+    // mounts every dropdown with the page and positions each one (floating-ui reading computed styles),
+    // some 20 ms of the case library's first render (nine filters), and again for the per-step selects
+    // of each case a tester opens.
+    Combobox: { defaultProps: { keepMounted: false } },
   },
 });
 
