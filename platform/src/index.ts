@@ -5,6 +5,7 @@ export * from './clock';
 export * from './ids';
 export * from './logging';
 export * from './config';
+export * from './sql/sharedObjects';
 export * from './sql/types';
 export * from './eventStore/index';
 export * from './eventBus/index';

@@ -4,7 +4,7 @@
  * transaction. The queue is claimed with FOR UPDATE SKIP LOCKED plus a lease (`next_attempt_at` moved past
  * the send), so replicas never take the same delivery and a crashed sender's delivery comes back.
  */
-import type { SqlDatabase } from '@verdict/platform';
+import { createSharedObjects, type SqlDatabase } from '@verdict/platform';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -17,8 +17,8 @@ export function assertIdentifier(name: string): string {
 
 export async function createWebhookTables(db: SqlDatabase, schema: string): Promise<void> {
   assertIdentifier(schema);
-  await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`schema:${schema}`]);
+  // Replicas may start at once.
+  await createSharedObjects(db, `schema:${schema}`, async (tx) => {
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS ${schema}.subscriptions (
