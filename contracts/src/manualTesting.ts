@@ -415,7 +415,7 @@ export const CaseIssue = z.object({ key: z.string(), linkedAt: Timestamp, linked
 /** One entry of a case's change history: who, when, and each field's value before and after. */
 export const CaseChange = z.object({
   revision: z.number().int(),
-  kind: z.enum(['created', 'updated', 'commented', 'attachment-added']),
+  kind: z.enum(['created', 'updated', 'commented', 'attachment-added', 'attachment-removed']),
   at: Timestamp,
   by: ManualUser.nullable(),
   changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
@@ -444,6 +444,11 @@ export const ManualCasesResponse = listEnvelope(ManualTestCase);
 export const ManualCaseResponse = successEnvelope(ManualTestCaseDetail);
 export const CaseHistoryResponse = listEnvelope(CaseChange);
 export const CaseAttachmentResponse = successEnvelope(CaseAttachment);
+export const CaseAttachmentPath = ManualCasePath.extend({ attachmentId: PathId });
+/** The answer of removing an attachment (a case's file, a run case's evidence), the same when repeated. */
+export const DeletedAttachmentResponse = successEnvelope(
+  z.object({ _id: z.string(), deleted: z.literal(true) }),
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // Suites (API.md)
@@ -618,9 +623,6 @@ export const ManualRunsResponse = listEnvelope(ManualRun);
 export const ManualRunCaseResponse = successEnvelope(ManualRunCase);
 export const RunCaseAttachmentPath = ManualRunCasePath.extend({ attachmentId: PathId });
 export const RunCaseAttachmentResponse = successEnvelope(CaseAttachment);
-export const DeletedRunCaseAttachment = successEnvelope(
-  z.object({ _id: z.string(), deleted: z.literal(true) }),
-);
 
 // ---------------------------------------------------------------------------------------------------------
 // Releases (spec §4.5, API.md)

@@ -113,6 +113,22 @@ export const ManualCaseAttachmentAdded = defineEvent(
   z.object({ caseId: z.string(), attachment: AttachmentRecord, by: z.string(), at: Timestamp }),
 );
 
+/**
+ * A file removed from a case: the record stays in the stream (the case history names it), the blob is
+ * deleted.
+ */
+export const ManualCaseAttachmentRemoved = defineEvent(
+  'manual-case.attachment-removed',
+  1,
+  z.object({
+    caseId: z.string(),
+    /** The attachment as it was added: its blob key, and its name for the history. */
+    attachment: AttachmentRecord,
+    by: z.string(),
+    at: Timestamp,
+  }),
+);
+
 export const SuiteFields = z.object({
   name: z.string(),
   description: z.string(),
@@ -281,6 +297,7 @@ export const MANUAL_TESTING_EVENTS = [
   ManualCaseCreated,
   ManualCaseRevised,
   ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
   ManualSuiteCreated,
   ManualSuiteUpdated,
   ManualSuiteDeleted,
@@ -295,7 +312,10 @@ export const MANUAL_TESTING_EVENTS = [
 ] as const;
 
 export type ManualCaseEvent = EventOf<
-  typeof ManualCaseCreated | typeof ManualCaseRevised | typeof ManualCaseAttachmentAdded
+  | typeof ManualCaseCreated
+  | typeof ManualCaseRevised
+  | typeof ManualCaseAttachmentAdded
+  | typeof ManualCaseAttachmentRemoved
 >;
 export type ManualSuiteEvent = EventOf<
   typeof ManualSuiteCreated | typeof ManualSuiteUpdated | typeof ManualSuiteDeleted

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { successEnvelope } from './envelope';
 import { defineRoutes, READER_ROLES, WRITER_ROLES } from './http';
 import {
+  CaseAttachmentPath,
   CaseAttachmentResponse,
   CaseHistoryResponse,
   CreateManualCaseRequest,
@@ -9,7 +10,7 @@ import {
   CreateReleaseRequest,
   CreateSessionRequest,
   CreateSuiteRequest,
-  DeletedRunCaseAttachment,
+  DeletedAttachmentResponse,
   ManualCasePath,
   ManualCaseResponse,
   ManualCasesQuery,
@@ -127,6 +128,18 @@ export const manualCaseRoutes = defineRoutes([
       stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
     }),
     responses: createdOk(CaseAttachmentResponse),
+  },
+  {
+    method: 'delete',
+    path: '/{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}',
+    summary: 'Remove a file from a manual test case; removing it again answers the same',
+    description:
+      'caseId is the case _id or its key TC-<n>. The file is deleted from the blob store and no longer listed (its signed URLs stop working); the case history keeps the removal (kind attachment-removed). An attachment the case never had is 404 NOT_FOUND.',
+    tag: TAG,
+    security: 'bearer',
+    roles: WRITER_ROLES,
+    params: CaseAttachmentPath,
+    responses: ok(DeletedAttachmentResponse),
   },
 ]);
 
@@ -266,7 +279,7 @@ export const manualRunRoutes = defineRoutes([
     security: 'bearer',
     roles: WRITER_ROLES,
     params: RunCaseAttachmentPath,
-    responses: ok(DeletedRunCaseAttachment),
+    responses: ok(DeletedAttachmentResponse),
   },
 ]);
 

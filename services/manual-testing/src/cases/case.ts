@@ -1,16 +1,19 @@
 /**
  * The manual test case aggregate (stream `mt-case-<id>`): its events, its state and evolve(). The state
  * keeps the whole current content, so that a revision can record each changed field's value before and
- * after, and the revision number that run cases pin.
+ * after, and the revision number that run cases pin. It keeps every attachment ever added, a removed one
+ * marked, so a removal is recorded once and answered again.
  */
 import {
   ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
   ManualCaseCreated,
   ManualCaseRevised,
   parseManualTestingEvent,
   type CaseContent,
   type ManualCaseEvent,
 } from '@verdict/contracts';
+import { keptAfter, type KeptAttachment } from '../shared/attachments';
 
 export type CaseEvent = ManualCaseEvent;
 
@@ -24,6 +27,7 @@ export type CaseState =
       content: CaseContent;
       revision: number;
       issues: string[];
+      attachments: KeptAttachment[];
     };
 
 export const caseStream = (caseId: string): string => `mt-case-${caseId}`;
@@ -43,6 +47,7 @@ export function evolve(state: CaseState, event: CaseEvent): CaseState {
         content: event.data.content,
         revision: 1,
         issues: event.data.issues,
+        attachments: [],
       };
     case 'manual-case.revised':
       if (state.status !== 'exists') return state;
@@ -53,7 +58,11 @@ export function evolve(state: CaseState, event: CaseEvent): CaseState {
         issues: [...state.issues, ...event.data.issuesLinked],
       };
     case 'manual-case.attachment-added':
-      return state;
+    case 'manual-case.attachment-removed': {
+      if (state.status !== 'exists') return state;
+      const removed = event.type === 'manual-case.attachment-removed';
+      return { ...state, attachments: keptAfter(state.attachments, event.data.attachment, removed) };
+    }
   }
 }
 
@@ -63,7 +72,8 @@ export function parseCaseEvent(event: { type: string; version: number; data: unk
   if (
     parsed.type === ManualCaseCreated.type ||
     parsed.type === ManualCaseRevised.type ||
-    parsed.type === ManualCaseAttachmentAdded.type
+    parsed.type === ManualCaseAttachmentAdded.type ||
+    parsed.type === ManualCaseAttachmentRemoved.type
   ) {
     return parsed;
   }

@@ -1,6 +1,6 @@
 /**
  * A case's change history: one row per event of the case (created, updated or commented, attachment
- * added), keyed by the event's stream position, so applying an event again adds nothing.
+ * added or removed), keyed by the event's stream position, so applying an event again adds nothing.
  */
 import { keptInstant, type CaseChange, type ManualTestingEvent } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
@@ -12,7 +12,7 @@ interface Entry {
   caseId: string;
   position: number;
   kind: CaseChange['kind'];
-  /** The case's revision after the change; null: the one of its last entry (an attachment). */
+  /** The case's revision after the change; null: the one of its last entry (an attachment's change). */
   revision: number | null;
   at: string;
   by: string;
@@ -69,6 +69,19 @@ function entryOf(position: number, event: ManualTestingEvent): Entry | null {
       const changes = { attachments: { from: null, to: d.attachment.originalFileName } };
       return { ...d, position, kind: 'attachment-added', revision: null, changes, comments: [], issues: [] };
     }
+    case 'manual-case.attachment-removed': {
+      const d = event.data;
+      const changes = { attachments: { from: d.attachment.originalFileName, to: null } };
+      return {
+        ...d,
+        position,
+        kind: 'attachment-removed',
+        revision: null,
+        changes,
+        comments: [],
+        issues: [],
+      };
+    }
     default:
       return null;
   }
@@ -78,7 +91,14 @@ function entryOf(position: number, event: ManualTestingEvent): Entry | null {
 export function caseHistoryProjection(name: string): Projection {
   return {
     name,
-    canHandle: ['manual-case.created', 'manual-case.revised', 'manual-case.attachment-added'],
+    // 2: entries of removed attachments.
+    version: 2,
+    canHandle: [
+      'manual-case.created',
+      'manual-case.revised',
+      'manual-case.attachment-added',
+      'manual-case.attachment-removed',
+    ],
     setup,
     async apply(tx, events, s) {
       for (const { envelope, event } of manualEvents(events)) {

@@ -4,8 +4,8 @@
  * that list totals are cached against. A project of 50,000 cases lists in milliseconds.
  *
  * Applying an event again changes nothing a reader sees: inserts do nothing on conflict, a revision sets
- * the values its event holds, comments, issues and attachments are added once by id (the version it may
- * bump again only makes the next list count afresh).
+ * the values its event holds, comments, issues and attachments are added once by id, a removed attachment
+ * is left out again (the version it may bump again only makes the next list count afresh).
  */
 import {
   PRIORITIES,
@@ -198,11 +198,22 @@ async function revised(tx: SqlExecutor, s: string, { data: d }: CaseEvent<'manua
   );
 }
 
-async function attachmentAdded(
+/** An attachment added (once, by id) or removed: the case's document lists what is left, in order. */
+async function attachmentChanged(
   tx: SqlExecutor,
   s: string,
-  { data: d }: CaseEvent<'manual-case.attachment-added'>,
+  event: CaseEvent<'manual-case.attachment-added' | 'manual-case.attachment-removed'>,
 ) {
+  const { data: d } = event;
+  if (event.type === 'manual-case.attachment-removed') {
+    await tx.query(
+      `UPDATE ${s}.case_docs SET attachments = coalesce((SELECT jsonb_agg(a ORDER BY n)
+         FROM jsonb_array_elements(attachments) WITH ORDINALITY AS kept (a, n) WHERE a->>'id' <> $2), '[]'::jsonb)
+       WHERE id = $1`,
+      [d.caseId, d.attachment.id],
+    );
+    return;
+  }
   const entry = { ...d.attachment, uploadedAt: d.at, by: d.by };
   await tx.query(
     `UPDATE ${s}.case_docs SET attachments = attachments || jsonb_build_array($2::text::jsonb)
@@ -224,7 +235,14 @@ async function bumpVersion(tx: SqlExecutor, s: string, caseId: string) {
 export function caseListProjection(name: string): Projection {
   return {
     name,
-    canHandle: ['manual-case.created', 'manual-case.revised', 'manual-case.attachment-added'],
+    // 2: a removed attachment leaves the case's document.
+    version: 2,
+    canHandle: [
+      'manual-case.created',
+      'manual-case.revised',
+      'manual-case.attachment-added',
+      'manual-case.attachment-removed',
+    ],
     async setup(tx, schema) {
       for (const statement of tables(schema)) await tx.query(statement);
       await trigramIndex(tx, schema);
@@ -233,7 +251,11 @@ export function caseListProjection(name: string): Projection {
       for (const { event } of manualEvents(events)) {
         if (event.type === 'manual-case.created') await created(tx, s, event);
         else if (event.type === 'manual-case.revised') await revised(tx, s, event);
-        else if (event.type === 'manual-case.attachment-added') await attachmentAdded(tx, s, event);
+        else if (
+          event.type === 'manual-case.attachment-added' ||
+          event.type === 'manual-case.attachment-removed'
+        )
+          await attachmentChanged(tx, s, event);
         else continue;
         await bumpVersion(tx, s, event.data.caseId);
       }

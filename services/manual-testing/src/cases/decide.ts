@@ -6,6 +6,7 @@
  */
 import {
   ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
   ManualCaseCreated,
   ManualCaseRevised,
   MANUAL_LIMITS,
@@ -20,6 +21,7 @@ import {
   type UpdateManualCaseRequest,
 } from '@verdict/contracts';
 import { ConflictError, NotFoundError, ValidationError, type Decider } from '@verdict/platform';
+import { attachmentToRemove, keptAttachment } from '../shared/attachments';
 import { evolve, initialState, parseCaseEvent, type CaseEvent, type CaseState } from './case';
 
 export const DEFAULT_CONTENT: CaseContent = Object.freeze({
@@ -74,7 +76,14 @@ export interface AddAttachment {
   now: Date;
 }
 
-export type CaseCommand = CreateCase | ReviseCase | AddAttachment;
+export interface RemoveAttachment {
+  type: 'removeAttachment';
+  attachmentId: string;
+  by: string;
+  now: Date;
+}
+
+export type CaseCommand = CreateCase | ReviseCase | AddAttachment | RemoveAttachment;
 
 type SubStepInput = Exclude<StepInput, string>['subSteps'] extends (infer S)[] | undefined ? S : never;
 
@@ -249,10 +258,30 @@ export function decide(command: CaseCommand, state: CaseState): CaseEvent[] {
     }
     case 'addAttachment': {
       if (state.status !== 'exists') throw new NotFoundError('Manual test case not found');
+      if (keptAttachment(state.attachments, command.attachment.id)) {
+        throw new ConflictError(`Attachment ${command.attachment.id} is already on this case`);
+      }
       return [
         ManualCaseAttachmentAdded.of({
           caseId: state.caseId,
           attachment: command.attachment,
+          by: command.by,
+          at: command.now.toISOString(),
+        }),
+      ];
+    }
+    case 'removeAttachment': {
+      if (state.status !== 'exists') throw new NotFoundError('Manual test case not found');
+      const attachment = attachmentToRemove(
+        state.attachments,
+        command.attachmentId,
+        'Attachment not found on this case',
+      );
+      if (!attachment) return [];
+      return [
+        ManualCaseAttachmentRemoved.of({
+          caseId: state.caseId,
+          attachment,
           by: command.by,
           at: command.now.toISOString(),
         }),

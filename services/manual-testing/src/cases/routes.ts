@@ -1,6 +1,6 @@
 /**
  * The case routes: the list of spec §4.3, create (API.md), get with history, the PATCH of spec §4.3, the
- * change history, and attachments (multipart, streamed into the blob store).
+ * change history, and attachments (multipart, streamed into the blob store; removed with their blob).
  */
 import { manualCaseRoutes, paginationOf, type ManualTestCaseDetail } from '@verdict/contracts';
 import {
@@ -17,7 +17,7 @@ import { suitePath } from '../suites/suiteTree';
 import { caseDetail, caseIdOf } from './caseDetail';
 import { caseHistory } from './caseHistory';
 import { listCases } from './caseList';
-import { receiveAttachment } from '../shared/attachments';
+import { receiveAttachment, removeAttachment } from '../shared/attachments';
 import type { RouteDeps } from '../shared/routeDeps';
 import { caseStream } from './case';
 import { caseDecider } from './decide';
@@ -60,6 +60,25 @@ async function addAttachment(deps: RouteDeps, caseRef: string, ctx: ProjectConte
   );
   const detail = await detailOf(read, projectId, caseId);
   return detail.attachments.find((a) => a._id === attachmentId);
+}
+
+/** Removes a file from the case (recorded once; removing again answers the same), then its blob. */
+function removeCaseAttachment(
+  deps: RouteDeps,
+  params: { caseId: string; attachmentId: string },
+  ctx: ProjectContext,
+) {
+  const { read, writes, clock } = deps;
+  return removeAttachment(deps, params.attachmentId, async () => {
+    const caseId = await requireCase(read, ctx.projectId, params.caseId);
+    const { state } = await writes.run(
+      caseStream(caseId),
+      caseDecider,
+      { type: 'removeAttachment', attachmentId: params.attachmentId, by: ctx.actor, now: clock.now() },
+      ctx,
+    );
+    return state.status === 'exists' ? state.attachments : [];
+  });
 }
 
 /**
@@ -123,5 +142,7 @@ export function caseRoutes(deps: RouteDeps): BoundRoute[] {
     },
     'post /{projectId}/manual-test-cases/{caseId}/attachments': ({ params }, ctx) =>
       addAttachment(deps, params.caseId, ctx),
+    'delete /{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}': ({ params }, ctx) =>
+      removeCaseAttachment(deps, params, ctx),
   });
 }

@@ -18,12 +18,12 @@ import {
   type ProjectContext,
 } from '@verdict/platform';
 import { casesForRun } from '../cases/caseDetail';
-import { receiveAttachment } from '../shared/attachments';
+import { receiveAttachment, removeAttachment } from '../shared/attachments';
 import { releaseIdOf, type ManualReadStore } from '../shared/readStore';
 import type { RouteDeps } from '../shared/routeDeps';
 import { suiteExists } from '../suites/suiteTree';
 import { memberUserId } from '../users/userDirectory';
-import { evidenceOf, findRunCase, runDecider, runStream } from './run';
+import { findRunCase, runDecider, runStream } from './run';
 import { listRuns, runCase, runCaseRefOf, runDetail, runIdOf } from './runProgress';
 
 /** A user `_id` or e-mail among the members of the caller's organization; a 400 naming the field if not. */
@@ -142,43 +142,29 @@ async function attachEvidence(deps: RouteDeps, runRef: string, ref: string, ctx:
   return reply.created(attachment);
 }
 
-/**
- * Removes evidence (recorded once; removing again answers the same) and then deletes its blob, again on a
- * repeated removal, so a blob a failed delete left behind goes with the retry. The removal is the record:
- * a blob store failure is logged, not answered.
- */
-async function removeEvidence(
+/** Removes evidence (recorded once; removing again answers the same), then its blob. */
+function removeEvidence(
   deps: RouteDeps,
   params: { runId: string; runCaseId: string; attachmentId: string },
   ctx: ProjectContext,
 ) {
   const { read, writes, clock } = deps;
-  const { runId, refId } = await requireRunCase(read, ctx.projectId, params.runId, params.runCaseId);
-  const { state } = await writes.run(
-    runStream(runId),
-    runDecider,
-    {
-      type: 'removeEvidence',
-      runCaseRef: refId,
-      attachmentId: params.attachmentId,
-      by: ctx.actor,
-      now: clock.now(),
-    },
-    ctx,
-  );
-  const runCaseState = state.status === 'exists' ? findRunCase(state.cases, refId) : undefined;
-  const evidence = runCaseState && evidenceOf(runCaseState, params.attachmentId);
-  if (evidence) {
-    await deps.blobs
-      .delete(evidence.attachment.blobKey)
-      .catch((error: unknown) =>
-        deps.logger.warn(
-          { err: error, attachmentId: params.attachmentId },
-          'the removed evidence stays in the blob store',
-        ),
-      );
-  }
-  return { _id: params.attachmentId, deleted: true as const };
+  return removeAttachment(deps, params.attachmentId, async () => {
+    const { runId, refId } = await requireRunCase(read, ctx.projectId, params.runId, params.runCaseId);
+    const { state } = await writes.run(
+      runStream(runId),
+      runDecider,
+      {
+        type: 'removeEvidence',
+        runCaseRef: refId,
+        attachmentId: params.attachmentId,
+        by: ctx.actor,
+        now: clock.now(),
+      },
+      ctx,
+    );
+    return (state.status === 'exists' && findRunCase(state.cases, refId)?.evidence) || [];
+  });
 }
 
 /**

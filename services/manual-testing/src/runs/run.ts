@@ -20,14 +20,10 @@ import {
   type UpdateRunCaseRequest,
 } from '@verdict/contracts';
 import { ConflictError, NotFoundError, ValidationError, type Decider } from '@verdict/platform';
+import { attachmentToRemove, keptAfter, keptAttachment, type KeptAttachment } from '../shared/attachments';
 import { numberOfKey } from '../shared/ids';
 
 export type RunEvent = ManualRunEvent;
-
-interface Evidence {
-  attachment: AttachmentRecord;
-  removed: boolean;
-}
 
 interface RunCaseState {
   refId: string;
@@ -35,7 +31,7 @@ interface RunCaseState {
   number: number;
   result: RunCaseResult;
   /** Every file ever attached, removed ones included (a removal is answered again, never decided twice). */
-  evidence: Evidence[];
+  evidence: KeptAttachment[];
 }
 export type RunState = { status: 'none' } | { status: 'exists'; runId: string; cases: RunCaseState[] };
 
@@ -117,9 +113,7 @@ export function evolve(state: RunState, event: RunEvent): RunState {
       const removed = event.type === 'manual-run.case-attachment-removed';
       const withEvidence = (runCase: RunCaseState): RunCaseState => ({
         ...runCase,
-        evidence: removed
-          ? runCase.evidence.map((e) => (e.attachment.id === attachment.id ? { ...e, removed } : e))
-          : [...runCase.evidence, { attachment, removed }],
+        evidence: keptAfter(runCase.evidence, attachment, removed),
       });
       return {
         ...state,
@@ -129,25 +123,21 @@ export function evolve(state: RunState, event: RunEvent): RunState {
   }
 }
 
-/** The evidence `attachmentId` names on the run case, removed or not; undefined when it never had it. */
-export function evidenceOf(runCase: RunCaseState, attachmentId: string): Evidence | undefined {
-  return runCase.evidence.find((e) => e.attachment.id === attachmentId);
-}
-
 function decideEvidence(command: AttachEvidence | RemoveEvidence, runId: string, runCase: RunCaseState) {
   const at = command.now.toISOString();
   const base = { runId, refId: runCase.refId, by: command.by, at };
   if (command.type === 'attachEvidence') {
-    if (evidenceOf(runCase, command.attachment.id)) {
+    if (keptAttachment(runCase.evidence, command.attachment.id)) {
       throw new ConflictError(`Attachment ${command.attachment.id} is already on this run case`);
     }
     return [ManualRunCaseAttachmentAdded.of({ ...base, attachment: command.attachment })];
   }
-  const evidence = evidenceOf(runCase, command.attachmentId);
-  if (!evidence) throw new NotFoundError('Attachment not found on this run case');
-  return evidence.removed
-    ? []
-    : [ManualRunCaseAttachmentRemoved.of({ ...base, attachment: evidence.attachment })];
+  const attachment = attachmentToRemove(
+    runCase.evidence,
+    command.attachmentId,
+    'Attachment not found on this run case',
+  );
+  return attachment ? [ManualRunCaseAttachmentRemoved.of({ ...base, attachment })] : [];
 }
 
 /** The run case a reference names: by its reference id first, then by case key, then by case `_id`. */

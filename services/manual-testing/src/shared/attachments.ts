@@ -1,10 +1,19 @@
 /**
- * Receiving an attachment (a case's file, a run case's evidence): the multipart `file` streams into the
- * blob store, then the aggregate records it. The blob is only worth keeping if the record was made, so a
- * refused record deletes it again.
+ * Attachments (a case's files, a run case's evidence), the same on both aggregates. Receiving one: the
+ * multipart `file` streams into the blob store, then the aggregate records it; the blob is only worth
+ * keeping if the record was made, so a refused record deletes it again. Removing one: the aggregate
+ * records the removal once (an attachment it keeps as removed is answered again, never decided twice),
+ * then the blob is deleted.
  */
 import type { AttachmentRecord } from '@verdict/contracts';
-import { AppError, newId, receiveUpload, ValidationError, type ProjectContext } from '@verdict/platform';
+import {
+  AppError,
+  newId,
+  NotFoundError,
+  receiveUpload,
+  ValidationError,
+  type ProjectContext,
+} from '@verdict/platform';
 import type { RouteDeps } from './routeDeps';
 
 /** A file name safe in a blob key and a download header: letters, digits, dot, dash, underscore. */
@@ -56,4 +65,55 @@ export async function receiveAttachment(
     throw error;
   }
   return id;
+}
+
+/** An attachment as an aggregate's state keeps it: a removed one stays, marked, so its removal is known. */
+export interface KeptAttachment {
+  attachment: AttachmentRecord;
+  removed: boolean;
+}
+
+/** The kept attachments after one was added, or removed (`removed`). */
+export function keptAfter(kept: KeptAttachment[], attachment: AttachmentRecord, removed: boolean) {
+  return removed
+    ? kept.map((k) => (k.attachment.id === attachment.id ? { ...k, removed } : k))
+    : [...kept, { attachment, removed }];
+}
+
+/** The attachment `attachmentId` names, removed or not; undefined when it never was there. */
+export function keptAttachment(kept: KeptAttachment[], attachmentId: string): KeptAttachment | undefined {
+  return kept.find((k) => k.attachment.id === attachmentId);
+}
+
+/**
+ * What removing `attachmentId` records: the attachment as it was added, or null when it is removed
+ * already (nothing to decide); NOT_FOUND (`notFound`) when it never was there.
+ */
+export function attachmentToRemove(kept: KeptAttachment[], attachmentId: string, notFound: string) {
+  const found = keptAttachment(kept, attachmentId);
+  if (!found) throw new NotFoundError(notFound);
+  return found.removed ? null : found.attachment;
+}
+
+/**
+ * Records a removal with `record` (which runs the aggregate's command and answers its attachments after
+ * it), then deletes the blob, again on a repeated removal, so a blob a failed delete left behind goes with
+ * the retry. The removal is the record: a blob store failure is logged, not answered.
+ *
+ * @example return removeAttachment(deps, id, async () => attachmentsOf((await writes.run(…)).state));
+ */
+export async function removeAttachment(
+  deps: Pick<RouteDeps, 'blobs' | 'logger'>,
+  attachmentId: string,
+  record: () => Promise<KeptAttachment[]>,
+): Promise<{ _id: string; deleted: true }> {
+  const removed = keptAttachment(await record(), attachmentId);
+  if (removed) {
+    await deps.blobs
+      .delete(removed.attachment.blobKey)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error, attachmentId }, 'the removed attachment stays in the blob store'),
+      );
+  }
+  return { _id: attachmentId, deleted: true };
 }
