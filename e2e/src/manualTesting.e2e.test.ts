@@ -21,7 +21,7 @@ describe('manual testing through the gateway (npm start)', () => {
   });
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('when a tester writes cases, runs and results, then the API shows them, links the automated test that names the case, serves attachments and run case evidence, and limits run creation to 10 a minute', async () => {
+  it('when a tester writes cases, runs and results, then the API shows them, links the automated test that names the case, serves and removes attachments and run case evidence, and limits run creation to 10 a minute', async () => {
     const port = randomPort();
     const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     try {
@@ -98,13 +98,21 @@ describe('manual testing through the gateway (npm start)', () => {
         body: form,
       });
       expect(upload.status).toBe(200);
-      const attachment = ((await upload.json()) as { data: { blobUrl: string; fileSize: number } }).data;
+      const attachment = (
+        (await upload.json()) as { data: { _id: string; blobUrl: string; fileSize: number } }
+      ).data;
       expect(attachment.fileSize).toBe(16);
-      const download = await fetch(
-        attachment.blobUrl.replace(`http://localhost:${port}`, `http://127.0.0.1:${port}`),
+      const attachmentUrl = attachment.blobUrl.replace(
+        `http://localhost:${port}`,
+        `http://127.0.0.1:${port}`,
       );
+      const download = await fetch(attachmentUrl);
       expect(download.status).toBe(200);
       expect(await download.text()).toBe('screenshot bytes');
+      // Removed from the case with its blob: the signed URL it had no longer downloads.
+      const removed = await call('DELETE', `/manual-test-cases/TC-1/attachments/${attachment._id}`);
+      expect([removed.status, removed.body.data]).toEqual([200, { _id: attachment._id, deleted: true }]);
+      expect((await fetch(attachmentUrl)).status).toBe(404);
 
       // Evidence on a run case: attached, listed by the run with a signed URL, removed with its blob.
       const evidenceRun = await call('POST', '/manual-runs', { name: 'Evidence', caseIds: ['TC-1'] });

@@ -126,7 +126,7 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('when the public document is built with the services’ routes, then a run case’s evidence is attached by a multipart upload (201) and removed by a DELETE', () => {
+  it('when the public document is built with the services’ routes, then a run case’s evidence is attached by a multipart upload (201) and removed by a DELETE, as a case’s file is', () => {
     const full = openApiDocument({
       publicUrl: 'http://localhost',
       services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
@@ -141,6 +141,14 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
     expect(upload?.responses).toHaveProperty('201');
     expect(full.paths[`${base}/{attachmentId}`]?.delete?.responses).toHaveProperty('200');
+    const caseFile = '/api/public/v1/{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}';
+    expect(full.paths[caseFile]?.delete?.responses).toEqual(
+      expect.objectContaining({
+        '200': expect.anything(),
+        '403': expect.anything(),
+        '404': expect.anything(),
+      }),
+    );
   });
 
   it('when /docs is opened, then it serves the human docs page and its assets', async () => {

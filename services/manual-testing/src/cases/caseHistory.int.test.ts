@@ -1,5 +1,6 @@
 import {
   ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
   ManualCaseCreated,
   ManualCaseRevised,
   type CaseContent,
@@ -16,7 +17,7 @@ const streamId = 'mt-case-c1';
 describe.each(testDatabases())('the case history on $name', ({ open }) => {
   const slice = sliceUnderTest(open, 'caseHistory', caseHistoryProjection);
 
-  it('when a case is created, changed, commented and given an attachment, then its history lists each, newest first, at its revision', async () => {
+  it('when a case is created, changed, commented, given an attachment and has it removed, then its history lists each, newest first, at its revision', async () => {
     const revised = (set: Partial<CaseContent>, previous: Partial<CaseContent>, comment?: string) => ({
       ...ManualCaseRevised.of({
         caseId: 'c1',
@@ -30,6 +31,15 @@ describe.each(testDatabases())('the case history on $name', ({ open }) => {
       }),
       streamId,
     });
+    const attachment = {
+      id: 'a1',
+      fileName: 'a.png',
+      originalFileName: 'shot.png',
+      fileSize: 1,
+      mimeType: 'image/png',
+      blobKey: 'k',
+      stepRef: null,
+    };
     await slice
       .spec()
       .given([
@@ -50,37 +60,23 @@ describe.each(testDatabases())('the case history on $name', ({ open }) => {
       .when([
         revised({ title: 'Sign in' }, { title: 'Log in' }),
         revised({}, {}, 'why'),
-        {
-          ...ManualCaseAttachmentAdded.of({
-            caseId: 'c1',
-            attachment: {
-              id: 'a1',
-              fileName: 'a.png',
-              originalFileName: 'shot.png',
-              fileSize: 1,
-              mimeType: 'image/png',
-              blobKey: 'k',
-              stepRef: null,
-            },
-            by,
-            at,
-          }),
-          streamId,
-        },
+        { ...ManualCaseAttachmentAdded.of({ caseId: 'c1', attachment, by, at }), streamId },
+        { ...ManualCaseAttachmentRemoved.of({ caseId: 'c1', attachment, by, at }), streamId },
       ])
       .thenRedeliveryChangesNothing(async ({ schema }) => {
         const read = slice.read(schema);
         const history = await caseHistory(read, 'c1', 1, 10);
-        expect(history.total).toBe(4);
+        expect(history.total).toBe(5);
         expect(history.items.map((h) => [h.kind, h.revision, h.changes, h.comments, h.issuesLinked])).toEqual(
           [
+            ['attachment-removed', 2, { attachments: { from: 'shot.png', to: null } }, [], []],
             ['attachment-added', 2, { attachments: { from: null, to: 'shot.png' } }, [], []],
             ['commented', 2, {}, ['why'], []],
             ['updated', 2, { title: { from: 'Log in', to: 'Sign in' } }, [], []],
             ['created', 1, {}, [], ['JIRA-1']],
           ],
         );
-        expect((await caseHistory(read, 'c1', 2, 3)).items.map((h) => h.kind)).toEqual(['created']);
+        expect((await caseHistory(read, 'c1', 2, 4)).items.map((h) => h.kind)).toEqual(['created']);
       });
   });
 });

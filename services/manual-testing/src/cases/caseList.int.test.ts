@@ -1,5 +1,6 @@
 import {
   ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
   ManualCaseCreated,
   ManualCaseRevised,
   ManualCasesQuery,
@@ -108,6 +109,33 @@ describe.each(testDatabases())('the case list on $name', ({ open }) => {
         expect(detail?.issues.map((i) => i.key)).toEqual(['JIRA-1']);
         expect(detail?.attachments.map((a) => [a._id, a.blobUrl])).toEqual([['a1', 'blob:k/a1']]);
         expect(await caseDetail(slice.read(schema), 'other', 'c1')).toBeNull();
+      });
+  });
+
+  it('when attachments are added and one removed, then the case lists what is left, in order, once', async () => {
+    const record = (id: string) => ({
+      id,
+      fileName: `${id}.png`,
+      originalFileName: `${id}.png`,
+      fileSize: 3,
+      mimeType: 'image/png',
+      blobKey: `k/${id}`,
+      stepRef: null,
+    });
+    const event = { caseId: 'c1', by, at };
+    const streamId = 'mt-case-c1';
+    await slice
+      .spec()
+      .given([created('c1', 1, { title: 'Log in' })])
+      .when([
+        { ...ManualCaseAttachmentAdded.of({ ...event, attachment: record('a1') }), streamId },
+        { ...ManualCaseAttachmentAdded.of({ ...event, attachment: record('a2') }), streamId },
+        { ...ManualCaseAttachmentAdded.of({ ...event, attachment: record('a3') }), streamId },
+        { ...ManualCaseAttachmentRemoved.of({ ...event, attachment: record('a2') }), streamId },
+      ])
+      .thenRedeliveryChangesNothing(async ({ schema }) => {
+        const detail = await caseDetail(slice.read(schema), 'project-1', 'c1');
+        expect(detail?.attachments.map((a) => a._id)).toEqual(['a1', 'a3']);
       });
   });
 });

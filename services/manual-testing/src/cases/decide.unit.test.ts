@@ -1,4 +1,9 @@
-import { ManualCaseCreated, ManualCaseRevised } from '@verdict/contracts';
+import {
+  ManualCaseAttachmentAdded,
+  ManualCaseAttachmentRemoved,
+  ManualCaseCreated,
+  ManualCaseRevised,
+} from '@verdict/contracts';
 import { given } from '@verdict/platform/testing';
 import { caseDecider, contentAfter, DEFAULT_CONTENT, stepsOf, type CaseRequest } from './decide';
 
@@ -168,5 +173,34 @@ describe('case content', () => {
     );
     expect(content.stepFormat).toBe('Gherkin');
     expect(content.steps.classic).toHaveLength(1);
+  });
+
+  describe('attachments', () => {
+    const attachment = {
+      id: 'a1',
+      fileName: 'login.png',
+      originalFileName: 'login.png',
+      fileSize: 10,
+      mimeType: 'image/png',
+      blobKey: 'manual/p1/c1/a1',
+      stepRef: null,
+    };
+    const added = ManualCaseAttachmentAdded.of({ caseId: 'c1', attachment, by: 'u2', at });
+    const removed = ManualCaseAttachmentRemoved.of({ caseId: 'c1', attachment, by: 'u2', at });
+    const remove = (attachmentId: string) =>
+      ({ type: 'removeAttachment', attachmentId, by: 'u2', now }) as const;
+
+    it('when a file is removed, then the removal carries the attachment as it was added', () => {
+      given(caseDecider, [created, added]).when(remove('a1')).then([removed]);
+    });
+
+    it('when a removed file is removed again, then nothing more is decided', () => {
+      given(caseDecider, [created, added, removed]).when(remove('a1')).then([]);
+    });
+
+    it('when the case never had the file, then NOT_FOUND', () => {
+      given(caseDecider, [created, added]).when(remove('a9')).thenRefuses({ code: 'NOT_FOUND' });
+      given(caseDecider, []).when(remove('a1')).thenRefuses({ code: 'NOT_FOUND' });
+    });
   });
 });
