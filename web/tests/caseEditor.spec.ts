@@ -1,10 +1,20 @@
+import { unwrap } from '@verdict/client';
+import type { Locator } from '@playwright/test';
+import { screenshotWithoutViolations } from './support/screenshots';
 import { expect, projectPath, settled, test } from './support/test';
+import { clientFor, newPerson } from './support/verdict';
 
 /** A 1×1 PNG: the evidence a tester attaches. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** A loaded image: the browser fetched its signed URL and decoded it. */
+async function expectLoaded(image: Locator) {
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+}
 
 test.describe('case editor', () => {
   test('when a tester writes a Classic case, then its fields and steps (reordered by drag and by keyboard) are saved, and the history shows the revision', async ({
@@ -177,5 +187,78 @@ test.describe('case editor', () => {
     await linked.click();
     await expect(page).toHaveURL(new RegExp(`/runs/${verdict.failedRunId}/tests/${verdict.failingCaseId}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('checkout › pays with a card');
+  });
+
+  test('when a tester attaches files to a case, then an image shows as a preview, a removal is confirmed first and stays after a reload, and a viewer sees the files without write controls', async ({
+    page,
+    verdict,
+    signIn,
+  }, testInfo) => {
+    const tester = await signIn('member');
+    const testCase = unwrap(
+      await clientFor(verdict, tester.token).api.POST('/{projectId}/manual-test-cases', {
+        params: { path: { projectId: verdict.projectId } },
+        body: { title: `Refund a cancelled order ${Date.now()}`, suiteId: verdict.manual.suiteIds.accounts },
+      }),
+    ).data;
+    await page.goto(projectPath(verdict, `/cases/${testCase._id}`));
+    const attachments = page.getByRole('region', { name: 'Attachments' });
+    await expect(attachments).toContainText('No attachment.');
+    // A real PNG: what the tester saw of the page.
+    const screenshot = await page.screenshot({ clip: { x: 0, y: 0, width: 480, height: 300 } });
+
+    const choosing = page.waitForEvent('filechooser');
+    await attachments.getByRole('button', { name: 'Attach a file' }).click();
+    await (await choosing).setFiles({ name: 'refund-dialog.png', mimeType: 'image/png', buffer: screenshot });
+    const files = attachments.getByRole('list', { name: 'Attached files' });
+    await expectLoaded(files.getByRole('img', { name: 'refund-dialog.png' }));
+    // Dropped on the section, a text file comes as a download link with its size.
+    const notes = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['refund id 8812'], 'refund-notes.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    await attachments.dispatchEvent('dragover', { dataTransfer: notes });
+    await attachments.dispatchEvent('drop', { dataTransfer: notes });
+    await expect(files.getByRole('listitem')).toHaveCount(2);
+    await expect(files.getByRole('listitem').nth(1)).toContainText('refund-notes.txt');
+    await expect(files.getByRole('listitem').nth(1)).toContainText('14 B');
+
+    await files.getByRole('button', { name: 'Open refund-dialog.png full size' }).click();
+    const full = page.getByRole('dialog', { name: 'refund-dialog.png' });
+    await expectLoaded(full.getByRole('img', { name: 'refund-dialog.png' }));
+    await page.keyboard.press('Escape');
+    await expect(full).toHaveCount(0);
+    await screenshotWithoutViolations(page, testInfo, 'case-editor-attachments');
+
+    // Cancel keeps the file; Remove deletes it.
+    await files.getByRole('button', { name: 'Remove refund-dialog.png' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove attachment' });
+    await expect(confirm).toContainText('refund-dialog.png');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(files.getByRole('listitem')).toHaveCount(2);
+    await files.getByRole('button', { name: 'Remove refund-dialog.png' }).click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(files.getByRole('listitem')).toHaveCount(1);
+    const history = page.getByRole('heading', { name: 'History' }).locator('..');
+    await expect(history).toContainText('attachment-removed');
+
+    await page.reload();
+    await expect(files.getByRole('link', { name: 'refund-notes.txt' })).toBeVisible();
+    await expect(attachments.getByRole('img', { name: 'refund-dialog.png' })).toHaveCount(0);
+    await expect(history).toContainText('attachment-removed');
+
+    // A viewer sees the files, and nothing to change them with.
+    const viewer = await newPerson(verdict, 'viewer');
+    await page.context().clearCookies();
+    expect(
+      (await page.request.post('/api/public/v1/session', { data: { token: viewer.token } })).status(),
+    ).toBe(201);
+    await page.reload();
+    await expect(attachments.getByRole('link', { name: 'refund-notes.txt' })).toBeVisible();
+    await expect(attachments.getByRole('button', { name: 'Attach a file' })).toHaveCount(0);
+    await expect(attachments.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+    await expect(attachments).not.toContainText('drop them here');
   });
 });

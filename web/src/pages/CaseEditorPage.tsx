@@ -6,15 +6,12 @@
  */
 import {
   Alert,
-  Anchor,
   Badge,
   Button,
   Card,
   Checkbox,
-  FileButton,
   Grid,
   Group,
-  Image,
   JsonInput,
   Modal,
   SegmentedControl,
@@ -29,7 +26,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { IconDeviceFloppy, IconPaperclip } from '@tabler/icons-react';
+import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useBlocker } from '@tanstack/react-router';
 import { unwrap } from '@verdict/client';
@@ -39,7 +36,7 @@ import { manualCaseQuery, type ManualCaseDetail } from '../api/queries';
 import { useCanWrite } from '../api/role';
 import { AnchorLink } from '../components/AnchorLink';
 import { StatusBadge } from '../components/badges';
-import { formatAgo, formatBytes, formatTime } from '../components/format';
+import { formatAgo, formatTime } from '../components/format';
 import { ErrorState, LoadingState } from '../components/states';
 import {
   changesOf,
@@ -49,6 +46,7 @@ import {
   type CaseDraft,
   type StepFormat,
 } from '../manual/caseDraft';
+import { AttachmentGallery, uploadBody, type GalleryWords } from '../manual/AttachmentGallery';
 import { StepsEditor } from '../manual/StepsEditor';
 import { CASE_FIELDS, FIELD_LABELS, optionsOf, type CaseField } from '../manual/values';
 import { caseRoute } from '../router';
@@ -356,6 +354,18 @@ function LinkedTests({ projectId, testCase }: { projectId: string; testCase: Man
   );
 }
 
+const ATTACHMENT_WORDS: GalleryWords = {
+  title: 'Attachments',
+  headingOrder: 2,
+  attachLabel: 'Attach a file',
+  listLabel: 'Attached files',
+  empty: 'No attachment.',
+  emptyForWriters: 'No attachment. Attach screenshots or files, or drop them here.',
+  removeTitle: 'Remove attachment',
+  removeQuestion: (file) =>
+    `Remove ${file.originalFileName} from this case? The file is deleted; the history keeps the removal.`,
+};
+
 function Attachments({
   projectId,
   testCase,
@@ -365,70 +375,31 @@ function Attachments({
   testCase: ManualCaseDetail;
   canWrite: boolean;
 }) {
-  const upload = useCaseAppend(projectId, testCase._id, async (file: File) => {
-    const form = new FormData();
-    form.append('file', file, file.name);
-    return unwrap(
-      await verdict.api.POST('/{projectId}/manual-test-cases/{caseId}/attachments', {
-        params: { path: { projectId, caseId: testCase._id } },
-        // The browser sets the multipart boundary itself.
-        body: form as unknown as { file: string },
-        bodySerializer: (body) => body as unknown as FormData,
-      }),
-    );
-  });
-  const error = upload.isError ? describeError(upload.error) : null;
+  const queryClient = useQueryClient();
+  const path = { projectId, caseId: testCase._id };
   return (
-    <Card withBorder>
-      <Stack gap="xs">
-        <Group justify="space-between">
-          <Title order={2} size="h4">
-            Attachments
-          </Title>
-          {canWrite ? (
-            <FileButton onChange={(file) => file && upload.mutate(file)}>
-              {(props) => (
-                <Button
-                  {...props}
-                  size="xs"
-                  variant="default"
-                  leftSection={<IconPaperclip size={14} aria-hidden />}
-                  loading={upload.isPending}
-                >
-                  Attach a file
-                </Button>
-              )}
-            </FileButton>
-          ) : null}
-        </Group>
-        {error ? (
-          <Alert color="red" variant="light" title={error.title} role="alert">
-            {error.message}
-          </Alert>
-        ) : null}
-        {testCase.attachments.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No attachment.
-          </Text>
-        ) : (
-          testCase.attachments.map((file) => (
-            <Stack key={file._id} gap={4}>
-              {file.mimeType.startsWith('image/') ? (
-                <Image src={file.blobUrl} alt={file.originalFileName} radius="sm" mah={160} fit="contain" />
-              ) : null}
-              <Group gap="xs" justify="space-between" wrap="nowrap">
-                <Anchor href={file.blobUrl} download={file.originalFileName} size="sm" lineClamp={1}>
-                  {file.originalFileName}
-                </Anchor>
-                <Text size="xs" c="dimmed">
-                  {formatBytes(file.fileSize)}
-                </Text>
-              </Group>
-            </Stack>
-          ))
-        )}
-      </Stack>
-    </Card>
+    <AttachmentGallery
+      words={ATTACHMENT_WORDS}
+      attachments={testCase.attachments}
+      canWrite={canWrite}
+      columns={2}
+      onChanged={() => queryClient.invalidateQueries({ queryKey: ['manual-case', projectId, testCase._id] })}
+      upload={async (file) =>
+        unwrap(
+          await verdict.api.POST('/{projectId}/manual-test-cases/{caseId}/attachments', {
+            params: { path },
+            ...uploadBody(file),
+          }),
+        )
+      }
+      remove={async (file) =>
+        unwrap(
+          await verdict.api.DELETE('/{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}', {
+            params: { path: { ...path, attachmentId: file._id } },
+          }),
+        )
+      }
+    />
   );
 }
 
