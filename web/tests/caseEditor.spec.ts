@@ -242,12 +242,13 @@ test.describe('case editor', () => {
     await expect(confirm).toHaveCount(0);
     await expect(files.getByRole('listitem')).toHaveCount(1);
     const history = page.getByRole('heading', { name: 'History' }).locator('..');
-    await expect(history).toContainText('attachment-removed');
+    await expect(history).toContainText('file removed');
+    await expect(history).toContainText('refund-dialog.png');
 
     await page.reload();
     await expect(files.getByRole('link', { name: 'refund-notes.txt' })).toBeVisible();
     await expect(attachments.getByRole('img', { name: 'refund-dialog.png' })).toHaveCount(0);
-    await expect(history).toContainText('attachment-removed');
+    await expect(history).toContainText('file removed');
 
     // A viewer sees the files, and nothing to change them with.
     const viewer = await newPerson(verdict, 'viewer');

@@ -547,6 +547,14 @@ const short = (value: unknown) => {
   return text === undefined ? '—' : text.length > 80 ? `${text.slice(0, 77)}…` : text || '—';
 };
 
+const HISTORY_KINDS: Record<ManualCaseDetail['history'][number]['kind'], string> = {
+  created: 'created',
+  updated: 'edited',
+  commented: 'commented',
+  'attachment-added': 'file attached',
+  'attachment-removed': 'file removed',
+};
+
 function History({ testCase }: { testCase: ManualCaseDetail }) {
   return (
     <Card withBorder>
@@ -560,7 +568,7 @@ function History({ testCase }: { testCase: ManualCaseDetail }) {
               key={`${entry.revision}-${entry.kind}-${index}`}
               title={
                 <Text size="sm" fw={600}>
-                  Revision {entry.revision} · {entry.kind}
+                  Revision {entry.revision} · {HISTORY_KINDS[entry.kind]}
                 </Text>
               }
             >
@@ -568,11 +576,18 @@ function History({ testCase }: { testCase: ManualCaseDetail }) {
                 {entry.by ? `${entry.by.firstName} ${entry.by.lastName}` : 'Someone'} ·{' '}
                 <span title={formatTime(entry.at)}>{formatAgo(entry.at)}</span>
               </Text>
-              {Object.entries(entry.changes).map(([name, change]) => (
-                <Text key={name} size="xs">
-                  <b>{name}</b>: {short(change.from)} → {short(change.to)}
-                </Text>
-              ))}
+              {Object.entries(entry.changes).map(([name, change]) =>
+                name === 'attachments' ? (
+                  // An attachment entry's change is the file's name coming (added) or going (removed).
+                  <Text key={name} size="xs">
+                    {short(change.to ?? change.from)}
+                  </Text>
+                ) : (
+                  <Text key={name} size="xs">
+                    <b>{name}</b>: {short(change.from)} → {short(change.to)}
+                  </Text>
+                ),
+              )}
               {entry.comments.map((comment, i) => (
                 <Text key={i} size="xs">
                   Comment: {short(comment)}
