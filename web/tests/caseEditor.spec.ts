@@ -1,5 +1,5 @@
 import { unwrap } from '@verdict/client';
-import type { Locator } from '@playwright/test';
+import { attachWithChooser, dropTextFile, expectLoaded, viewFullSize } from './support/attachments';
 import { screenshotWithoutViolations } from './support/screenshots';
 import { expect, projectPath, settled, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
@@ -9,12 +9,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-/** A loaded image: the browser fetched its signed URL and decoded it. */
-async function expectLoaded(image: Locator) {
-  await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-}
 
 test.describe('case editor', () => {
   test('when a tester writes a Classic case, then its fields and steps (reordered by drag and by keyboard) are saved, and the history shows the revision', async ({
@@ -118,9 +112,11 @@ test.describe('case editor', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText(/· revision 2$/)).toBeVisible();
 
-    const choosing = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Attach a file' }).click();
-    await (await choosing).setFiles({ name: 'reset-email.png', mimeType: 'image/png', buffer: PNG });
+    await attachWithChooser(page, page.getByRole('button', { name: 'Attach a file' }), {
+      name: 'reset-email.png',
+      mimeType: 'image/png',
+      buffer: PNG,
+    });
     await expect(page.getByRole('img', { name: 'reset-email.png' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'reset-email.png' })).toBeVisible();
 
@@ -207,28 +203,20 @@ test.describe('case editor', () => {
     // A real PNG: what the tester saw of the page.
     const screenshot = await page.screenshot({ clip: { x: 0, y: 0, width: 480, height: 300 } });
 
-    const choosing = page.waitForEvent('filechooser');
-    await attachments.getByRole('button', { name: 'Attach a file' }).click();
-    await (await choosing).setFiles({ name: 'refund-dialog.png', mimeType: 'image/png', buffer: screenshot });
+    await attachWithChooser(page, attachments.getByRole('button', { name: 'Attach a file' }), {
+      name: 'refund-dialog.png',
+      mimeType: 'image/png',
+      buffer: screenshot,
+    });
     const files = attachments.getByRole('list', { name: 'Attached files' });
     await expectLoaded(files.getByRole('img', { name: 'refund-dialog.png' }));
     // Dropped on the section, a text file comes as a download link with its size.
-    const notes = await page.evaluateHandle(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['refund id 8812'], 'refund-notes.txt', { type: 'text/plain' }));
-      return transfer;
-    });
-    await attachments.dispatchEvent('dragover', { dataTransfer: notes });
-    await attachments.dispatchEvent('drop', { dataTransfer: notes });
+    await dropTextFile(page, attachments, 'refund-notes.txt', 'refund id 8812');
     await expect(files.getByRole('listitem')).toHaveCount(2);
     await expect(files.getByRole('listitem').nth(1)).toContainText('refund-notes.txt');
     await expect(files.getByRole('listitem').nth(1)).toContainText('14 B');
 
-    await files.getByRole('button', { name: 'Open refund-dialog.png full size' }).click();
-    const full = page.getByRole('dialog', { name: 'refund-dialog.png' });
-    await expectLoaded(full.getByRole('img', { name: 'refund-dialog.png' }));
-    await page.keyboard.press('Escape');
-    await expect(full).toHaveCount(0);
+    await viewFullSize(page, files, 'refund-dialog.png');
     await screenshotWithoutViolations(page, testInfo, 'case-editor-attachments');
 
     // Cancel keeps the file; Remove deletes it.

@@ -1,14 +1,8 @@
 import { unwrap } from '@verdict/client';
-import type { Locator } from '@playwright/test';
+import { attachWithChooser, dropTextFile, expectLoaded, viewFullSize } from './support/attachments';
 import { screenshotWithoutViolations } from './support/screenshots';
 import { expect, projectPath, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
-
-/** A loaded image: the browser fetched its signed URL and decoded it. */
-async function expectLoaded(image: Locator) {
-  await expect(image).toBeVisible();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-}
 
 test.describe('evidence on a run case', () => {
   test('when a tester attaches a screenshot and a log to a failed case, then they show beside the verdict, a second tester sees them appear, a removal is confirmed, and a viewer sees the files without write controls', async ({
@@ -52,33 +46,23 @@ test.describe('evidence on a run case', () => {
     // A real PNG: what the tester sees of the failing case.
     const screenshot = await page.screenshot({ clip: { x: 0, y: 0, width: 480, height: 300 } });
 
-    const chooser = page.waitForEvent('filechooser');
-    await evidence.getByRole('button', { name: 'Attach evidence' }).click();
-    await (
-      await chooser
-    ).setFiles({ name: 'refund-greyed-out.png', mimeType: 'image/png', buffer: screenshot });
+    await attachWithChooser(page, evidence.getByRole('button', { name: 'Attach evidence' }), {
+      name: 'refund-greyed-out.png',
+      mimeType: 'image/png',
+      buffer: screenshot,
+    });
     const files = evidence.getByRole('list', { name: 'Evidence files' });
     await expectLoaded(files.getByRole('img', { name: 'refund-greyed-out.png' }));
     await expect(files.getByRole('link', { name: 'refund-greyed-out.png' })).toBeVisible();
 
     // Dropped on the section, a log comes as a download link with its size.
-    const log = await page.evaluateHandle(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['POST /refunds 500'], 'server.log', { type: 'text/plain' }));
-      return transfer;
-    });
-    await evidence.dispatchEvent('dragover', { dataTransfer: log });
-    await evidence.dispatchEvent('drop', { dataTransfer: log });
+    await dropTextFile(page, evidence, 'server.log', 'POST /refunds 500');
     await expect(files.getByRole('listitem')).toHaveCount(2);
     await expect(files.getByRole('listitem').nth(1)).toContainText('server.log');
     await expect(files.getByRole('listitem').nth(1)).toContainText('17 B');
 
     // The thumbnail opens the image full size.
-    await files.getByRole('button', { name: 'Open refund-greyed-out.png full size' }).click();
-    const full = page.getByRole('dialog', { name: 'refund-greyed-out.png' });
-    await expectLoaded(full.getByRole('img', { name: 'refund-greyed-out.png' }));
-    await page.keyboard.press('Escape');
-    await expect(full).toHaveCount(0);
+    await viewFullSize(page, files, 'refund-greyed-out.png');
 
     // Without a reload, the other tester sees both.
     await expectLoaded(theirEvidence.getByRole('img', { name: 'refund-greyed-out.png' }));
