@@ -1,5 +1,12 @@
 import { ErrorEnvelope } from '@verdict/contracts';
-import { CLUSTERS, admin, provision, type GatewayCluster, type RunningGateway } from './testing';
+import {
+  CLUSTERS,
+  admin,
+  gatewayUnderTest,
+  provision,
+  type GatewayCluster,
+  type RunningGateway,
+} from './testing';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -9,19 +16,12 @@ async function get(url: string, headers: Record<string, string> = {}) {
 }
 
 describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
-  let cluster: GatewayCluster;
-  let gateway: RunningGateway;
-
-  beforeAll(async () => {
-    cluster = await makeCluster();
-    gateway = await cluster.replica();
-  });
-  afterAll(() => cluster.close());
+  const at = gatewayUnderTest(makeCluster);
 
   it('when a token is issued through the admin API, then token-info answers under both prefixes', async () => {
-    const { projectId, token } = await provision(gateway.url);
+    const { projectId, token } = await provision(at.url);
     for (const prefix of ['/api/public/v1', '/api/v1/public']) {
-      const answer = await get(`${gateway.url}${prefix}/${projectId}/token-info`, bearer(token.token));
+      const answer = await get(`${at.url}${prefix}/${projectId}/token-info`, bearer(token.token));
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({
         success: true,
@@ -32,28 +32,28 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
   });
 
   it('when a token is revoked, then the very next request is refused with 401', async () => {
-    const { projectId, token } = await provision(gateway.url);
-    const url = `${gateway.url}/api/public/v1/${projectId}/token-info`;
+    const { projectId, token } = await provision(at.url);
+    const url = `${at.url}/api/public/v1/${projectId}/token-info`;
     expect((await get(url, bearer(token.token))).status).toBe(200);
-    await admin(gateway.url, 'DELETE', `/tokens/${token.id}`, undefined, 200);
+    await admin(at.url, 'DELETE', `/tokens/${token.id}`, undefined, 200);
     const refused = await get(url, bearer(token.token));
     expect(refused.status).toBe(401);
     expect(ErrorEnvelope.parse(refused.body).error.code).toBe('UNAUTHORIZED');
   });
 
   it('when the route is unknown, then it answers 404 NOT_FOUND with the rate-limit headers, token or not', async () => {
-    const answer = await get(`${gateway.url}/api/public/v1/some-project/no-such-family`);
+    const answer = await get(`${at.url}/api/public/v1/some-project/no-such-family`);
     expect(answer.status).toBe(404);
     expect(ErrorEnvelope.parse(answer.body).error.code).toBe('NOT_FOUND');
     expect(answer.headers.get('ratelimit-limit')).toBe('200');
     expect(Number(answer.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
     expect(answer.headers.get('ratelimit-reset')).not.toBeNull();
-    expect((await get(`${gateway.url}/nowhere`)).status).toBe(404);
+    expect((await get(`${at.url}/nowhere`)).status).toBe(404);
   });
 
   it('when the retired context endpoint is called, with a token, without one or with a bad one, then it answers 404 NOT_FOUND (spec §4.2, §9)', async () => {
-    const { projectId, token } = await provision(gateway.url);
-    const url = `${gateway.url}/api/v1/public/${projectId}/context`;
+    const { projectId, token } = await provision(at.url);
+    const url = `${at.url}/api/v1/public/${projectId}/context`;
     for (const headers of [bearer(token.token), {}, bearer('svc_pat_not-a-token')]) {
       const answer = await get(url, headers);
       expect(answer.status).toBe(404);
@@ -62,12 +62,12 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
   });
 
   it('when a request is refused before its route answers (401), then /metrics labels it with that route, not "(unmatched)"', async () => {
-    const { projectId, token } = await provision(gateway.url);
-    expect((await get(`${gateway.url}/api/public/v1/${projectId}/token-info`)).status).toBe(401);
-    expect(
-      (await get(`${gateway.url}/api/public/v1/${projectId}/token-info`, bearer(token.token))).status,
-    ).toBe(200);
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const { projectId, token } = await provision(at.url);
+    expect((await get(`${at.url}/api/public/v1/${projectId}/token-info`)).status).toBe(401);
+    expect((await get(`${at.url}/api/public/v1/${projectId}/token-info`, bearer(token.token))).status).toBe(
+      200,
+    );
+    const metrics = await (await fetch(`${at.url}/metrics`)).text();
     for (const status of ['401', '200']) {
       expect(metrics).toMatch(
         new RegExp(
@@ -78,16 +78,16 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
   });
 
   it('when an admin path does not exist, then 404 NOT_FOUND before the admin key is asked for; one that exists asks for it', async () => {
-    const unknown = await fetch(`${gateway.url}/admin/v1/nonexistent`, { method: 'POST' });
+    const unknown = await fetch(`${at.url}/admin/v1/nonexistent`, { method: 'POST' });
     expect(unknown.status).toBe(404);
     expect(ErrorEnvelope.parse(await unknown.json()).error.code).toBe('NOT_FOUND');
-    const known = await fetch(`${gateway.url}/admin/v1/users`, { method: 'POST' });
+    const known = await fetch(`${at.url}/admin/v1/users`, { method: 'POST' });
     expect(known.status).toBe(401);
   });
 
   it('when a body is malformed JSON or too large, then 400 VALIDATION_ERROR or 413 with the envelope, never a stack', async () => {
     const post = (body: string) =>
-      fetch(`${gateway.url}/admin/v1/users`, {
+      fetch(`${at.url}/admin/v1/users`, {
         method: 'POST',
         headers: { authorization: 'Bearer test-admin-key-0123456789', 'content-type': 'application/json' },
         body,
@@ -104,9 +104,9 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
   });
 
   it('when the admin key is wrong or a user token is used on the admin API, then 401 UNAUTHORIZED', async () => {
-    const { token } = await provision(gateway.url);
+    const { token } = await provision(at.url);
     for (const key of ['wrong-key-0123456789', token.token]) {
-      const answer = await fetch(`${gateway.url}/admin/v1/users`, {
+      const answer = await fetch(`${at.url}/admin/v1/users`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'a@example.com', firstName: 'A', lastName: 'B' }),

@@ -203,3 +203,22 @@ export async function provision(url: string, role: 'owner' | 'admin' | 'member' 
   );
   return { organizationId: organization.id, projectId: project.id, userId: user.id, token };
 }
+
+/**
+ * One replica of a fresh cluster for a suite (a `describe.each(CLUSTERS)` case): its URL and the public
+ * API's base are set before the tests run, and the cluster closes after them.
+ *
+ * @example const at = gatewayUnderTest(makeCluster); it('…', async () => { await fetch(`${at.base}/projects`); });
+ */
+export function gatewayUnderTest(makeCluster: () => Promise<GatewayCluster>) {
+  const at = { url: '', base: '' };
+  let started: GatewayCluster | undefined;
+  beforeAll(async () => {
+    started = await makeCluster();
+    const { url } = await started.replica();
+    at.url = url;
+    at.base = `${url}/api/public/v1`;
+  });
+  afterAll(() => started?.close());
+  return at;
+}
