@@ -1,4 +1,5 @@
 import { screenshotWithoutViolations } from './support/screenshots';
+import { takeSecretShownOnce } from './support/secrets';
 import { expect, projectPath, test } from './support/test';
 
 test.describe('project settings: your tokens', () => {
@@ -24,12 +25,11 @@ test.describe('project settings: your tokens', () => {
     await page.getByRole('option', { name: '30 days' }).click();
     await dialog.getByRole('button', { name: 'Issue token' }).click();
 
-    const shown = page.getByLabel('Token', { exact: true });
-    await expect(shown).toHaveText(/^svc_pat_\S+$/);
-    const secret = (await shown.textContent()) ?? '';
-    await page.getByRole('button', { name: 'Copy the token' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await page.getByRole('button', { name: 'I have copied it' }).click();
+    const secret = await takeSecretShownOnce(page, {
+      label: 'Token',
+      copy: 'Copy the token',
+      pattern: /^svc_pat_\S+$/,
+    });
     const row = table.getByRole('row').filter({ hasText: 'Nightly report' });
     await expect(row).toContainText('active');
     await expect(row).toContainText('public-api');

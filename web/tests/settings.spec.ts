@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { screenshotWithoutViolations } from './support/screenshots';
+import { takeSecretShownOnce } from './support/secrets';
 import { expect, projectPath, test } from './support/test';
 import { clientFor } from './support/verdict';
 
@@ -60,12 +61,11 @@ test.describe('project settings: webhooks', () => {
       await dialog.getByLabel('Description').fill('CI notifier');
       await dialog.getByRole('button', { name: 'Create webhook' }).click();
 
-      const shown = page.getByLabel('Signing secret', { exact: true });
-      await expect(shown).toHaveText(/^whsec_\S+$/);
-      const secret = (await shown.textContent()) ?? '';
-      await page.getByRole('button', { name: 'Copy the signing secret' }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-      await page.getByRole('button', { name: 'I have copied it' }).click();
+      const secret = await takeSecretShownOnce(page, {
+        label: 'Signing secret',
+        copy: 'Copy the signing secret',
+        pattern: /^whsec_\S+$/,
+      });
       const row = page
         .getByRole('table', { name: 'Webhook subscriptions' })
         .getByRole('row')
