@@ -1,6 +1,6 @@
 import { unwrap } from '@verdict/client';
 import { screenshotWithoutViolations } from './support/screenshots';
-import { expect, projectPath, test } from './support/test';
+import { expect, openSession, projectPath, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
 
 test.describe('assigning manual work to a member', () => {
@@ -55,9 +55,7 @@ test.describe('assigning manual work to a member', () => {
 
     const viewer = await newPerson(verdict, 'viewer');
     await page.context().clearCookies();
-    expect(
-      (await page.request.post('/api/public/v1/session', { data: { token: viewer.token } })).status(),
-    ).toBe(201);
+    await openSession(page, viewer);
     await page.reload();
     await expect(page.getByText('Assignee: Robin Member')).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Assignee' })).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { unwrap } from '@verdict/client';
 import { attachWithChooser, dropTextFile, expectLoaded, viewFullSize } from './support/attachments';
 import { screenshotWithoutViolations } from './support/screenshots';
-import { expect, projectPath, settled, test } from './support/test';
+import { expect, openSession, projectPath, settled, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
 
 /** A 1×1 PNG: the evidence a tester attaches. */
@@ -241,9 +241,7 @@ test.describe('case editor', () => {
     // A viewer sees the files, and nothing to change them with.
     const viewer = await newPerson(verdict, 'viewer');
     await page.context().clearCookies();
-    expect(
-      (await page.request.post('/api/public/v1/session', { data: { token: viewer.token } })).status(),
-    ).toBe(201);
+    await openSession(page, viewer);
     await page.reload();
     await expect(attachments.getByRole('link', { name: 'refund-notes.txt' })).toBeVisible();
     await expect(attachments.getByRole('button', { name: 'Attach a file' })).toHaveCount(0);

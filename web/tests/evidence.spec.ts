@@ -1,7 +1,7 @@
 import { unwrap } from '@verdict/client';
 import { attachWithChooser, dropTextFile, expectLoaded, viewFullSize } from './support/attachments';
 import { screenshotWithoutViolations } from './support/screenshots';
-import { expect, projectPath, test } from './support/test';
+import { expect, openSession, projectPath, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
 
 test.describe('evidence on a run case', () => {
@@ -33,9 +33,7 @@ test.describe('evidence on a run case', () => {
     const colleague = await newPerson(verdict, 'member');
     const other = await browser.newContext({ baseURL: verdict.url });
     const otherPage = await other.newPage();
-    expect(
-      (await otherPage.request.post('/api/public/v1/session', { data: { token: colleague.token } })).status(),
-    ).toBe(201);
+    await openSession(otherPage, colleague);
     await otherPage.goto(casePath);
     const theirEvidence = otherPage.getByRole('region', { name: 'Evidence' });
     await expect(theirEvidence).toContainText('No evidence yet.');
@@ -91,9 +89,7 @@ test.describe('evidence on a run case', () => {
     // A viewer sees the evidence, and nothing to change it with.
     const viewer = await newPerson(verdict, 'viewer');
     await page.context().clearCookies();
-    expect(
-      (await page.request.post('/api/public/v1/session', { data: { token: viewer.token } })).status(),
-    ).toBe(201);
+    await openSession(page, viewer);
     await page.reload();
     await expect(evidence.getByRole('link', { name: 'server.log' })).toBeVisible();
     await expect(evidence.getByRole('button', { name: 'Attach evidence' })).toHaveCount(0);

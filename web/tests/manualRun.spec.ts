@@ -1,5 +1,5 @@
 import { unwrap } from '@verdict/client';
-import { expect, projectPath, test } from './support/test';
+import { expect, openSession, projectPath, test } from './support/test';
 import { clientFor, newPerson } from './support/verdict';
 
 test.describe('manual run execution', () => {
@@ -21,9 +21,7 @@ test.describe('manual run execution', () => {
     const colleague = await newPerson(verdict, 'member');
     const other = await browser.newContext({ baseURL: verdict.url });
     const otherPage = await other.newPage();
-    expect(
-      (await otherPage.request.post('/api/public/v1/session', { data: { token: colleague.token } })).status(),
-    ).toBe(201);
+    await openSession(otherPage, colleague);
     await otherPage.goto(projectPath(verdict, `/manual-runs/${run._id}`));
     const theirList = otherPage.getByRole('listbox', { name: 'Cases of the run' });
     await expect(theirList.getByRole('option')).toHaveCount(3);
@@ -107,9 +105,7 @@ test.describe('manual run execution', () => {
 
     const viewer = await newPerson(verdict, 'viewer');
     await page.context().clearCookies();
-    expect(
-      (await page.request.post('/api/public/v1/session', { data: { token: viewer.token } })).status(),
-    ).toBe(201);
+    await openSession(page, viewer);
     await page.reload();
     await expect(page.getByRole('listbox', { name: 'Cases of the run' }).getByRole('option')).toContainText(
       'passed',

@@ -26,16 +26,22 @@ export const test = base.extend<{
   signIn: async ({ page, verdict }, use) => {
     await use(async (role = 'member') => {
       const person = await newPerson(verdict, role);
-      const answer = await page.request.post(`${verdict.url}/api/public/v1/session`, {
-        data: { token: person.token },
-      });
-      expect(answer.status()).toBe(201);
+      await openSession(page, person);
       return person;
     });
   },
 });
 
 export { expect };
+
+/**
+ * Opens a session for `person` in the page's browser context the way the app does (POST /session with
+ * their token; the context then carries its cookie). A context that had a session gets the new person's.
+ */
+export async function openSession(page: Page, person: { token: string }): Promise<void> {
+  const answer = await page.request.post('/api/public/v1/session', { data: { token: person.token } });
+  expect(answer.status()).toBe(201);
+}
 
 /** The app's path of a project page. */
 export const projectPath = (verdict: VerdictState, rest: string) => `/projects/${verdict.projectId}${rest}`;
