@@ -3,7 +3,10 @@
  * understand reads as absent, so a hand-edited or stale link still opens the page. Pages return every key
  * (absent ones as undefined): the router keeps raw values of keys a page leaves out.
  */
-type Raw = Record<string, unknown>;
+export type Raw = Record<string, unknown>;
+
+/** The periods the analytics and flaky pages offer. */
+export const ANALYTICS_RANGES = ['7d', '14d', '30d', '60d', '90d'] as const;
 
 export const text = (raw: Raw, key: string): string | undefined => {
   const value = raw[key];
