@@ -1,10 +1,20 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { importCycles, importGraph } from './importGraph';
 
 // The dependency rules of STYLE.md, checked on the source itself: services never import each other (the
 // embedded launcher is the one composition root allowed to), contracts imports no other package, only
 // platform imports infrastructure clients, a client package (published alone) imports only what it
-// declares, and no module takes part in an import cycle.
+// declares, and no file of the repository (web app, tests, scripts included) takes part in an import cycle.
 const root = path.resolve(__dirname, '..');
 const INFRASTRUCTURE = ['kafkajs', 'pg', '@electric-sql/pglite', 'redis'];
 
@@ -12,15 +22,6 @@ interface Module {
   file: string;
   owner: string;
   imports: string[];
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (name === 'node_modules') return [];
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return full.endsWith('.ts') ? [full] : [];
-  });
 }
 
 function ownerOf(file: string): string {
@@ -35,22 +36,19 @@ const clientPackages = () =>
     ? readdirSync(path.join(root, 'clients')).map((c) => `clients/${c}`)
     : [];
 
+const graph = importGraph(root);
+
+/** The source of the packages the dependency rules are about (the cycle rule reads the whole graph). */
 function modules(): Module[] {
   const dirs = [
     'contracts/src',
     'platform/src',
     ...readdirSync(path.join(root, 'services')).map((s) => `services/${s}/src`),
     ...clientPackages().map((c) => `${c}/src`),
-  ];
-  return dirs.flatMap((dir) =>
-    sourceFiles(path.join(root, dir)).map((file) => {
-      const text = readFileSync(file, 'utf8');
-      const imports = [
-        ...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)/g),
-      ].map((m) => (m[1] ?? m[2]) as string);
-      return { file, owner: ownerOf(file), imports };
-    }),
-  );
+  ].map((dir) => path.join(root, dir) + path.sep);
+  return [...graph.specifiers]
+    .filter(([file]) => file.endsWith('.ts') && dirs.some((dir) => file.startsWith(dir)))
+    .map(([file, imports]) => ({ file, owner: ownerOf(file), imports }));
 }
 
 /** The folder of each client package by its package name (`@verdict/mcp` → `clients/mcp`). */
@@ -69,19 +67,6 @@ const packageOf = (specifier: string): string | null => {
   const name = match[1] as string;
   return name === 'contracts' || name === 'platform' ? name : `services/${name}`;
 };
-
-function resolveRelative(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  const base = path.resolve(path.dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) {
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // try the next form
-    }
-  }
-  return null;
-}
 
 const all = modules();
 
@@ -159,31 +144,94 @@ describe('the dependency rules', () => {
     expect(violations).toEqual([]);
   });
 
-  it('when modules import each other, then no import cycle exists', () => {
-    const graph = new Map(
-      all.map((m) => [
-        m.file,
-        m.imports.map((i) => resolveRelative(m.file, i)).filter((f): f is string => f !== null),
+  it('when the repository is read, then its graph spans every part and resolves imports as the compilers do', () => {
+    const relative = (file: string) => path.relative(root, file);
+    const parts = new Set(
+      [...graph.edges.keys()].map((f) => relative(f).split(path.sep).slice(0, 2).join('/')),
+    );
+    expect([...parts]).toEqual(
+      expect.arrayContaining([
+        'web/src',
+        'web/tests',
+        'e2e/src',
+        'bench/src',
+        'scripts/run.cjs',
+        'clients/cli',
       ]),
     );
-    const cycles: string[] = [];
-    const state = new Map<string, 'visiting' | 'done'>();
-    const stack: string[] = [];
-    const visit = (file: string) => {
-      if (state.get(file) === 'done') return;
-      if (state.get(file) === 'visiting') {
-        cycles.push(
-          [...stack.slice(stack.indexOf(file)), file].map((f) => path.relative(root, f)).join(' → '),
-        );
-        return;
-      }
-      state.set(file, 'visiting');
-      stack.push(file);
-      for (const next of graph.get(file) ?? []) visit(next);
-      stack.pop();
-      state.set(file, 'done');
-    };
-    for (const file of graph.keys()) visit(file);
+    const importsOf = (file: string) => (graph.edges.get(path.join(root, file)) ?? []).map(relative);
+    // A require() of CommonJS, a workspace package through its exports.
+    expect(importsOf('scripts/run.cjs')).toContain(path.join('scripts', 'lib.cjs'));
+    expect(importsOf('services/gateway/src/main.ts')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^platform\/src\//)]),
+    );
+  });
+
+  it('when files import each other (import type, export … from and import() included), then no import cycle exists', () => {
+    const relative = (file: string) => path.relative(root, file);
+    const cycles = importCycles(graph.edges).map(({ path: cycle, files }) =>
+      files.length > cycle.length - 1
+        ? `${cycle.map(relative).join(' → ')} (one of the cycles among ${files.length} files that reach each other: ${files.map(relative).join(', ')})`
+        : cycle.map(relative).join(' → '),
+    );
     expect(cycles).toEqual([]);
+  });
+});
+
+describe('the import cycle finder', () => {
+  it('when a file imports another by import type, export … from, import() or require(), then that is an edge, resolved as the compilers resolve it', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-import-graph-'));
+    try {
+      const files: Record<string, string> = {
+        'router.tsx':
+          "const Page = lazy(() => import('./pages/runs'));\nexport { runsRoute } from './routes';",
+        'routes.ts': "import type { Page } from './pages/runs';",
+        'pages/runs/index.tsx': "import { runsRoute } from '../../router';",
+        'launcher.cjs': "const lib = require('./lib.cjs');",
+        'lib.cjs': '',
+        'node_modules/dep/index.ts': "import '../../router';",
+      };
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      const { edges } = importGraph(dir);
+      const named = new Map(
+        [...edges].map(([f, to]) => [path.relative(dir, f), to.map((t) => path.relative(dir, t))]),
+      );
+      expect(Object.fromEntries(named)).toEqual({
+        'launcher.cjs': ['lib.cjs'],
+        'lib.cjs': [],
+        'pages/runs/index.tsx': ['router.tsx'],
+        'router.tsx': ['pages/runs/index.tsx', 'routes.ts'],
+        'routes.ts': ['pages/runs/index.tsx'],
+      });
+      expect(importCycles(edges).map((c) => c.files.map((f) => path.relative(dir, f)))).toEqual([
+        ['pages/runs/index.tsx', 'router.tsx', 'routes.ts'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  const edges = (pairs: Record<string, string[]>) => new Map(Object.entries(pairs));
+
+  it('when files import one another in a ring, then the cycle is given as its path, back to its start', () => {
+    expect(importCycles(edges({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] }))).toEqual([
+      { path: ['a', 'b', 'c', 'a'], files: ['a', 'b', 'c'] },
+    ]);
+  });
+
+  it('when several rings share files, then their group is reported once with its shortest cycle and its files', () => {
+    expect(
+      importCycles(
+        edges({ router: ['runs', 'run', 'test'], runs: ['router'], run: ['test'], test: ['router'] }),
+      ),
+    ).toEqual([{ path: ['router', 'runs', 'router'], files: ['router', 'run', 'runs', 'test'] }]);
+  });
+
+  it('when a file imports itself, then that is a cycle; when imports only go one way, then there is none', () => {
+    expect(importCycles(edges({ a: ['a'] }))).toEqual([{ path: ['a', 'a'], files: ['a'] }]);
+    expect(importCycles(edges({ a: ['b', 'c'], b: ['c'], c: [] }))).toEqual([]);
   });
 });
