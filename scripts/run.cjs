@@ -39,7 +39,12 @@ function ensureInstalled() {
   const current = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   if (fs.existsSync(node22) && current === digest) return;
   log('installing dependencies (npm install)…');
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // The dev dependencies are what the launcher itself runs (Node 22, tsx, the builds): npm leaves them out
+  // when the shell says NODE_ENV=production, which the services still get as it was.
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--include=dev'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) {
     log('npm install failed');
     process.exit(result.status ?? 1);
