@@ -27,7 +27,8 @@ import {
 import { importRoutes } from './imports/routes';
 import { runsProjection, RUNS_READ_MODEL } from './runs/runsReadModel';
 import { createDebugBundleRoutes } from './debugBundle/routes';
-import { createReadRoutes, type ArtifactToSign } from './reads/routes';
+import type { ArtifactToSign } from './reads/queries';
+import { createReadRoutes } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
 

@@ -1,17 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import type { TestStep } from '@verdict/contracts';
-import {
-  failureWindow,
-  firstLine,
-  flattenSteps,
-  retryCommand,
-  retryCommandForTests,
-  shellQuote,
-  stripAnsi,
-  summarizeError,
-  traceViewerUrl,
-  uiUrl,
-} from './failureWindow';
+import { failureWindow, firstLine, flattenSteps, stripAnsi, summarizeError } from './failureWindow';
+import { traceViewerUrl, uiUrl } from './links';
+import { retryCommand, retryCommandForTests, shellQuote } from './retryCommand';
 
 const step = (title: string, extra: Partial<TestStep> = {}): TestStep => ({
   title,

@@ -3,6 +3,9 @@
 // them to the read models.
 export * from './types';
 export * from './params';
+export * from './test/attempt';
 export * from './views';
 export * from './failureWindow';
+export * from './retryCommand';
+export * from './links';
 export * from './markdown';

@@ -1,5 +1,6 @@
 import type { Pagination, TestStep } from '@verdict/contracts';
-import { failureWindow, retryCommand } from './failureWindow';
+import { failureWindow } from './failureWindow';
+import { retryCommand } from './retryCommand';
 import { renderMarkdown } from './markdown';
 import type {
   BundleEnvironment,

@@ -3,8 +3,8 @@ import { ValidationError, storableText } from '@verdict/platform';
 import { BundleFormat, BundleView } from './types';
 
 /**
- * The query of GET /{projectId}/debug-bundle (spec §4.2): scope selection, the ten rejections, and the
- * attempt check. Pure: no storage, no HTTP.
+ * The query of GET /{projectId}/debug-bundle (spec §4.2): scope selection and the ten rejections (the
+ * attempt check is the test scope's, test/attempt.ts). Pure: no storage, no HTTP.
  *
  * Decisions where the spec is silent:
  * - Unknown parameters are ignored. The spec enumerates what is rejected "instead of being ignored", and
@@ -152,39 +152,6 @@ export function rawQueryOf(url: string): RawQuery {
     else query[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];
   }
   return query;
-}
-
-/**
- * The attempt to show: the requested one, or the latest. An index beyond the test's attempts is a
- * 400 INVALID_ATTEMPT (spec §4.2), not a VALIDATION_ERROR: the query was well formed.
- *
- * @example const attempt = resolveAttempt(request.attempt, results.length);
- */
-export function resolveAttempt(requested: number | undefined, attemptsCount: number): number {
-  if (requested === undefined) {
-    assertAttemptInRange(0, attemptsCount);
-    return attemptsCount - 1;
-  }
-  assertAttemptInRange(requested, attemptsCount);
-  return requested;
-}
-
-/**
- * Throws 400 INVALID_ATTEMPT unless `attempt` is one of the test's 0-based attempt indexes.
- *
- * @example assertAttemptInRange(request.attempt, attempts.length);
- */
-export function assertAttemptInRange(attempt: number, attemptsCount: number): void {
-  if (Number.isInteger(attempt) && attempt >= 0 && attempt < attemptsCount) return;
-  const range =
-    attemptsCount > 0
-      ? `this test has ${attemptsCount} attempt${attemptsCount === 1 ? '' : 's'} (0 to ${attemptsCount - 1})`
-      : 'this test has no attempts in this run';
-  throw new ValidationError(
-    `attempt: ${attempt} is out of range; ${range}`,
-    { attempt, attempts: attemptsCount },
-    'INVALID_ATTEMPT',
-  );
 }
 
 /** The query parameters as the OpenAPI document shows them; the contract keeps the one copy. */

@@ -1,12 +1,6 @@
 import { ValidationError } from '@verdict/platform';
-import {
-  assertAttemptInRange,
-  parseDebugBundleQuery,
-  rawQueryOf,
-  resolveAttempt,
-  type QueryIssue,
-  type RawQuery,
-} from './params';
+import { parseDebugBundleQuery, rawQueryOf, type QueryIssue, type RawQuery } from './params';
+import { assertAttemptInRange, resolveAttempt } from './test/attempt';
 
 /** The ValidationError a query is rejected with; fails the test when it is accepted. */
 function rejectionOf(query: RawQuery): ValidationError {

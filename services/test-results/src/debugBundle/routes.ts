@@ -7,7 +7,10 @@ import { debugBundleRoutes, paginationOf, type Pagination } from '@verdict/contr
 import { bindRoutes, reply, type BoundRoute } from '@verdict/platform';
 import { renderMarkdown } from './markdown';
 import { parseDebugBundleQuery, rawQueryOf, type DebugBundleRequest } from './params';
-import { runBundle, suiteBundle, testBundle, type BundleSources } from './query';
+import { runBundle } from './run/query';
+import type { BundleSources } from './sources';
+import { suiteBundle } from './suite/query';
+import { testBundle } from './test/query';
 import type { DebugBundle } from './types';
 import { applyView } from './views';
 

@@ -295,6 +295,12 @@ export interface ArtifactRow {
   resultRef: string | null;
 }
 
+/** What a signer gets to build an authenticated, time-limited download URL. */
+export interface ArtifactToSign extends ArtifactRow {
+  projectId: string;
+  runId: string;
+}
+
 /**
  * The run's artifacts whose id or name is one of `keys`, oldest first.
  *

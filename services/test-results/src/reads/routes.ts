@@ -30,13 +30,8 @@ import {
   runSpecs,
   testCaseHistory,
   type ArtifactRow,
+  type ArtifactToSign,
 } from './queries';
-
-/** What a signer gets to build an authenticated, time-limited download URL. */
-export interface ArtifactToSign extends ArtifactRow {
-  projectId: string;
-  runId: string;
-}
 
 export interface ReadRoutesOptions {
   db: SqlExecutor;
