@@ -160,7 +160,7 @@ export class VerdictJestReporter {
         this.log(`${outcome.runUrl} (${outcome.accepted} result${outcome.accepted === 1 ? '' : 's'} sent)`);
       if (outcome.spoolFile && outcome.spooled > 0) {
         this.log(
-          `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx verdict replay ${outcome.spoolFile}`,
+          `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx @verdict/cli replay ${outcome.spoolFile}`,
         );
       }
     } catch (error) {

@@ -259,7 +259,7 @@ describe('the same suite against a Verdict stopped while the second shard runs',
     expect(shards.map((shard) => shard.code)).toEqual([1, 0]);
     const told = shards[1]?.output.match(/\[verdict\] Verdict at .*\. The tests go on;/g) ?? [];
     expect(told).toHaveLength(1);
-    expect(shards[1]?.output).toContain('npx verdict replay');
+    expect(shards[1]?.output).toContain('npx @verdict/cli replay');
     expect(spools).toHaveLength(1);
   });
 

@@ -150,7 +150,7 @@ export class VerdictReporter implements Reporter {
       if (outcome.runUrl) this.log(`${outcome.runUrl} (${sent}${files})`);
       if (outcome.spoolFile && outcome.spooled > 0) {
         this.log(
-          `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx verdict replay ${outcome.spoolFile}`,
+          `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx @verdict/cli replay ${outcome.spoolFile}`,
         );
       }
     } catch (error) {

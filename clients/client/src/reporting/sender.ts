@@ -156,7 +156,7 @@ export function createRunSender(options: RunSenderOptions): RunSender {
     const file = spoolOf().file;
     outcome.spoolFile = file;
     log(
-      `${outcome.failure}. The tests go on; what is not sent is kept in ${file} (send it later: npx verdict replay ${file})`,
+      `${outcome.failure}. The tests go on; what is not sent is kept in ${file} (send it later: npx @verdict/cli replay ${file})`,
     );
   }
 

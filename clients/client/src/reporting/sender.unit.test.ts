@@ -146,7 +146,7 @@ describe('the run sender', () => {
     const outcome = await sender.finish({ shard: { current: 1, total: 2 } }, 10_000);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`Verdict at ${server.url} refused the token (401): Invalid token`);
-    expect(lines[0]).toContain(`npx verdict replay ${outcome.spoolFile}`);
+    expect(lines[0]).toContain(`npx @verdict/cli replay ${outcome.spoolFile}`);
     expect(outcome).toMatchObject({ spooled: 3, finished: false });
     const spool = await readSpool(outcome.spoolFile ?? '');
     expect(spool.header).toEqual({
