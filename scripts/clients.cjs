@@ -84,18 +84,55 @@ function isFresh(packages, digest) {
   );
 }
 
-/** Builds the client packages unless they are fresh; resolves with 0 or the failing build's exit code. */
+/**
+ * Links the bins of the client packages (`verdict`, `verdict-mcp`) into node_modules/.bin, as npm links a
+ * dependency's: npm skips a workspace bin whose file is missing at install time, and these are build
+ * outputs (dist/), so `npx verdict` in the clone would find nothing. A link that is not ours is left alone.
+ */
+function linkBins(packages) {
+  const binDir = path.join(root, 'node_modules', '.bin');
+  for (const dir of packages) {
+    const { name, bin = {} } = manifestOf(dir);
+    const bins = typeof bin === 'string' ? { [name.split('/').pop()]: bin } : bin;
+    for (const [command, file] of Object.entries(bins)) {
+      const target = path.join(root, 'node_modules', name, file);
+      if (!fs.existsSync(target)) continue;
+      fs.chmodSync(target, 0o755);
+      const link = path.join(binDir, command);
+      const wanted = path.relative(binDir, target);
+      let existing = null;
+      try {
+        existing = fs.readlinkSync(link);
+      } catch (error) {
+        if (error.code !== 'ENOENT') continue; // a file of someone else's, not a link
+      }
+      if (existing === wanted) continue;
+      const ours = path.join(root, 'node_modules', name) + path.sep;
+      if (existing !== null && !path.resolve(binDir, existing).startsWith(ours)) continue;
+      fs.mkdirSync(binDir, { recursive: true });
+      fs.rmSync(link, { force: true });
+      fs.symlinkSync(wanted, link);
+    }
+  }
+}
+
+/**
+ * Builds the client packages unless they are fresh, and links their bins; resolves with 0 or the failing
+ * build's exit code.
+ */
 async function ensureClientsBuilt({ force = false } = {}) {
   const packages = clientPackages();
   const digest = inputsDigest(packages);
-  if (!force && isFresh(packages, digest)) return 0;
-  for (const dir of packages) {
-    log(`building ${path.relative(root, dir)}`);
-    // npm runs the package's own build script, under the Node 22 that run.cjs put first on PATH.
-    const code = await run('npm', ['run', 'build', '--silent', '--workspace', path.relative(root, dir)]);
-    if (code !== 0) return code;
+  if (force || !isFresh(packages, digest)) {
+    for (const dir of packages) {
+      log(`building ${path.relative(root, dir)}`);
+      // npm runs the package's own build script, under the Node 22 that run.cjs put first on PATH.
+      const code = await run('npm', ['run', 'build', '--silent', '--workspace', path.relative(root, dir)]);
+      if (code !== 0) return code;
+    }
+    fs.writeFileSync(stampFile, digest);
   }
-  fs.writeFileSync(stampFile, digest);
+  linkBins(packages);
   return 0;
 }
 
