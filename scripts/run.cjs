@@ -3,11 +3,12 @@
 // the dependencies when they are missing or stale, then re-runs the real command under the Node 22 that the
 // `node` devDependency ships, so `npm start` and `npm test` are single commands on a fresh clone.
 'use strict';
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const readline = require('node:readline');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { ensureClientsBuilt } = require('./clients.cjs');
 const { ensureWebBuilt, webDistDir } = require('./web.cjs');
@@ -34,22 +35,46 @@ function manifestsDigest() {
   return hash.digest('hex');
 }
 
-function ensureInstalled() {
+/** npm's lines of an engine warning (`npm warn EBADENGINE …`, several a package), under an older Node. */
+const ENGINE_WARNING = /^npm warn EBADENGINE\b/i;
+
+/**
+ * Runs `npm install` when the dependencies are missing or stale. The dev dependencies are always included:
+ * they are what the launcher itself runs (Node 22, tsx, the builds), and npm would leave them out when the
+ * shell says NODE_ENV=production, which the services still get as it was. npm's engine warnings (every
+ * package that wants Node 22, when npm runs on an older one) become one line: Verdict runs on node22.
+ */
+async function ensureInstalled() {
   const digest = manifestsDigest();
   const current = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   if (fs.existsSync(node22) && current === digest) return;
   log('installing dependencies (npm install)…');
-  // The dev dependencies are what the launcher itself runs (Node 22, tsx, the builds): npm leaves them out
-  // when the shell says NODE_ENV=production, which the services still get as it was.
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--include=dev'], {
+  const npm = spawn('npm', ['install', '--no-audit', '--no-fund', '--include=dev'], {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'pipe'],
   });
-  if (result.status !== 0) {
+  const forward = (signal) => npm.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  let engineWarnings = 0;
+  readline.createInterface({ input: npm.stderr }).on('line', (line) => {
+    if (ENGINE_WARNING.test(line)) engineWarnings += 1;
+    else process.stderr.write(`${line}\n`);
+  });
+  const status = await new Promise((resolve) => npm.on('close', (code) => resolve(code)));
+  process.off('SIGINT', forward);
+  process.off('SIGTERM', forward);
+  if (status !== 0) {
     log('npm install failed');
-    process.exit(result.status ?? 1);
+    process.exit(status ?? 1);
   }
   fs.writeFileSync(stampFile, manifestsDigest());
+  if (engineWarnings > 0) {
+    const version = spawnSync(node22, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    log(
+      `npm ran on Node ${process.version}; Verdict runs on the Node ${version} it installed (node_modules/node)`,
+    );
+  }
 }
 
 /** Whether the jest run that `args` select includes a container test (`*.containers.e2e.test.ts`). */
@@ -73,7 +98,7 @@ async function main() {
     log('parent process exited; stopping');
     process.kill(process.pid, 'SIGTERM');
   });
-  ensureInstalled();
+  await ensureInstalled();
   // Children (jest workers, tsc, eslint, infra scripts that call node) get Node 22 first on PATH too.
   process.env.PATH = `${path.dirname(node22)}${path.delimiter}${process.env.PATH}`;
   switch (command) {
