@@ -61,10 +61,7 @@ export function requirePositiveInteger(name: string, value: number): void {
     throw new RangeError(`subscribe: ${name} must be an integer >= 1`);
 }
 
-/**
- * Kafka's murmur2 (the Java client's and kafkajs's DefaultPartitioner), so that a key maps to the same
- * partition number in the embedded mode and on Kafka.
- */
+/** A message read from a partition, before the bus numbers its delivery. */
 export type PendingMessage = Omit<IncomingMessage, 'attempt'>;
 
 /** One partition's delivery as the shared loop sees it; each adapter supplies the transport. */
