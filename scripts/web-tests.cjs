@@ -1,7 +1,8 @@
 // The web app's browser tests (web/tests, @playwright/test) as `npm test` runs them: Debian's Chromium
 // installed first when missing (Playwright cannot download its own browsers here), the app built, then
 // Playwright against a real `npm start` (web/tests/global-setup.ts). Resolves with the exit code and the
-// counts, so the caller can add them to its summary line. Plain CommonJS: run.cjs loads it early.
+// counts, so the caller can add them to its summary line. The component tests (web/src/**/*.browser.test.tsx,
+// Vitest's browser mode) run in the same Chromium. Plain CommonJS: run.cjs loads it early.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -64,4 +65,36 @@ async function runWebTests(args = []) {
   return { code, counts };
 }
 
-module.exports = { runWebTests, ensureChromium };
+/** Vitest's JSON report: how many tests passed, failed and were skipped (or left to do). */
+function componentCountsOf(reportFile) {
+  if (!fs.existsSync(reportFile)) return null;
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed: report.numFailedTests ?? 0,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
+}
+
+/**
+ * Runs the component tests (the *.browser.test.tsx files of web/src, Vitest's browser mode in Chromium);
+ * `args` go to `vitest run` (a file filter, `-t pattern`…). They need no server and no built app.
+ */
+async function runComponentTests(args = []) {
+  const installed = await ensureChromium();
+  if (installed !== 0) return { code: installed, counts: null };
+  const reportFile = path.join(os.tmpdir(), `verdict-component-tests-${process.pid}.json`);
+  const cli = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  const started = Date.now();
+  const code = await run(
+    node22,
+    [cli, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...args],
+    { cwd: path.join(root, 'web'), env: { ...process.env, VERDICT_CHROMIUM: CHROMIUM } },
+  );
+  const counts = componentCountsOf(reportFile);
+  fs.rmSync(reportFile, { force: true });
+  log(`component tests took ${Math.round((Date.now() - started) / 1000)} s`);
+  return { code, counts };
+}
+
+module.exports = { runWebTests, runComponentTests, ensureChromium };
