@@ -12,7 +12,7 @@ const readline = require('node:readline');
 const { bundleEntries, SERVICE_ENV, SERVICE_NODE_FLAGS } = require('./bundle.cjs');
 const { ensureClientsBuilt } = require('./clients.cjs');
 const { ensureWebBuilt, webDistDir } = require('./web.cjs');
-const { runWebTests } = require('./web-tests.cjs');
+const { runComponentTests, runWebTests } = require('./web-tests.cjs');
 const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
@@ -170,12 +170,16 @@ async function main() {
         fs.rmSync(summaryFile);
         for (const key of Object.keys(totals)) totals[key] += counts[key];
       }
-      // The whole gate also opens the web app in a real browser (web/tests): its failures fail the build.
+      // The whole gate also runs the web app's component tests and opens the app in a real browser
+      // (web/tests): their failures fail the build.
       let webCode = 0;
       if (rest.length === 0) {
+        const components = await runComponentTests();
+        if (components.counts) for (const key of Object.keys(totals)) totals[key] += components.counts[key];
+        else if (components.code !== 0) totals.failed += 1;
         const builtApp = await buildApp();
         const web = builtApp === 0 ? await runWebTests() : { code: builtApp, counts: null };
-        webCode = web.code;
+        webCode = components.code !== 0 ? components.code : web.code;
         if (web.counts) for (const key of Object.keys(totals)) totals[key] += web.counts[key];
         else if (web.code !== 0) totals.failed += 1;
       }
@@ -202,6 +206,16 @@ async function main() {
       const built = await buildApp();
       if (built !== 0) process.exit(built);
       const { code, counts } = await runWebTests(rest);
+      if (counts)
+        process.stdout.write(
+          `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+        );
+      process.exit(code);
+      break;
+    }
+    case 'test-components': {
+      // The component tests alone (`npm run test:components -- FilterBar`): Vitest in Chromium, no server.
+      const { code, counts } = await runComponentTests(rest);
       if (counts)
         process.stdout.write(
           `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
