@@ -66,6 +66,109 @@ const CONFLICT_ATTEMPTS = 5;
 /** The subject of an event type and version. */
 export const subjectOf = (type: string, version: number): string => `verdict.${type}.v${version}`;
 
+/** What the codec's operations work on: the registry client and the schema id of each registered subject. */
+interface RegistryState {
+  /** The registry's base URL, without a trailing slash. */
+  url: string;
+  logger: Logger;
+  registry: SchemaRegistry;
+  ids: Map<string, number>;
+}
+
+async function compatibilityOf(state: RegistryState, subject: string): Promise<string | undefined> {
+  const response = await fetch(`${state.url}/config/${encodeURIComponent(subject)}`);
+  if (!response.ok) return undefined;
+  return ((await response.json()) as { compatibilityLevel?: string }).compatibilityLevel;
+}
+
+async function setBackward(state: RegistryState, subject: string): Promise<void> {
+  const response = await fetch(`${state.url}/config/${encodeURIComponent(subject)}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+    body: JSON.stringify({ compatibility: COMPATIBILITY.BACKWARD }),
+  });
+  if (response.ok) return;
+  const answer = await response.text();
+  // Services starting together race to create the subject's rule; the loser finds it set.
+  if (response.status === 409 && (await compatibilityOf(state, subject)) === COMPATIBILITY.BACKWARD) return;
+  throw new RegistryConflict(`could not set BACKWARD compatibility: ${response.status} ${answer}`);
+}
+
+async function registerOne(
+  state: RegistryState,
+  event: EventContract,
+): Promise<{ subject: string; reason: string } | null> {
+  const subject = subjectOf(event.type, event.version);
+  await setBackward(state, subject);
+  try {
+    const { id } = await state.registry.register(
+      { type: SchemaType.JSON, schema: JSON.stringify(eventJsonSchema(event)) },
+      { subject, compatibility: COMPATIBILITY.BACKWARD },
+    );
+    state.ids.set(subject, id);
+    return null;
+  } catch (error) {
+    if (statusOf(error) !== 409) throw error;
+    // A 409 is a refused contract, or another process registering the same subject at that moment.
+    if (/RuleViolation|Incompatible/i.test(messageOf(error))) return { subject, reason: messageOf(error) };
+    throw new RegistryConflict(messageOf(error), { cause: error });
+  }
+}
+
+/** registerOne, again after a short pause while another process holds the subject (a few tries). */
+async function registerWithRetries(state: RegistryState, event: EventContract) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await registerOne(state, event);
+    } catch (error) {
+      if (!(error instanceof RegistryConflict) || attempt === CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+/** Registers every contract, one at a time: a few dozen small requests, the registry's log in catalog order. */
+async function registerAll(state: RegistryState, events: readonly EventContract[]): Promise<void> {
+  const refusals: { event: string; subject: string; reason: string }[] = [];
+  for (const event of events) {
+    const refusal = await registerWithRetries(state, event);
+    if (refusal) refusals.push({ event: `${event.type} v${event.version}`, ...refusal });
+  }
+  if (refusals.length > 0) throw new IncompatibleContractError(refusals);
+  state.logger.info({ subjects: state.ids.size }, 'event contracts registered');
+}
+
+async function encode(state: RegistryState, topic: string, message: OutgoingMessage): Promise<Buffer> {
+  const subject = subjectOfMessage(message);
+  const id = state.ids.get(subject);
+  if (id === undefined) {
+    throw new Error(`No registered contract for subject ${subject} (topic ${topic}): call register() first`);
+  }
+  return state.registry.encode(id, JSON.parse(message.value));
+}
+
+async function decode(state: RegistryState, value: Buffer): Promise<string> {
+  if (value.length < FRAME_BYTES || value[0] !== MAGIC_BYTE) {
+    throw new Error(
+      `Not in the schema registry's wire format (expected magic byte 0 and a schema id, got ${describeStart(value)})`,
+    );
+  }
+  try {
+    await state.registry.decode(value);
+  } catch (error) {
+    throw new Error(`Does not validate against schema ${value.readUInt32BE(1)}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  // The text as it was written: decode() parsed and validated it; the port hands consumers JSON text.
+  return value.subarray(FRAME_BYTES).toString('utf8');
+}
+
+async function ping(state: RegistryState): Promise<void> {
+  const response = await fetch(`${state.url}/subjects?limit=1`, { signal: AbortSignal.timeout(5_000) });
+  if (!response.ok) throw new Error(`The schema registry answered ${response.status}`);
+}
+
 /**
  * The registry codec of a process. Creating it does no I/O; register() before publishing.
  *
@@ -73,108 +176,22 @@ export const subjectOf = (type: string, version: number): string => `verdict.${t
  */
 export function createSchemaRegistryCodec(options: SchemaRegistryCodecOptions): SchemaRegistryCodec {
   const url = options.url.replace(/\/+$/, '');
-  const logger = (options.logger ?? silentLogger()).child({ component: 'schemaRegistry' });
-  // Formats (date-time, uri, email…) are part of the contracts; the client's Ajv would refuse to compile
-  // them unknown. Only the format table: the client builds its validators with its own Ajv.
-  const registry = new SchemaRegistry(
-    { host: url, clientId: 'verdict', retry: { retries: 3 } },
-    { [SchemaType.JSON]: { strict: true, formats: fullFormats } },
-  );
-  const ids = new Map<string, number>();
-
-  async function compatibilityOf(subject: string): Promise<string | undefined> {
-    const response = await fetch(`${url}/config/${encodeURIComponent(subject)}`);
-    if (!response.ok) return undefined;
-    return ((await response.json()) as { compatibilityLevel?: string }).compatibilityLevel;
-  }
-
-  async function setBackward(subject: string): Promise<void> {
-    const response = await fetch(`${url}/config/${encodeURIComponent(subject)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-      body: JSON.stringify({ compatibility: COMPATIBILITY.BACKWARD }),
-    });
-    if (response.ok) return;
-    const answer = await response.text();
-    // Services starting together race to create the subject's rule; the loser finds it set.
-    if (response.status === 409 && (await compatibilityOf(subject)) === COMPATIBILITY.BACKWARD) return;
-    throw new RegistryConflict(`could not set BACKWARD compatibility: ${response.status} ${answer}`);
-  }
-
-  async function registerOne(event: EventContract): Promise<{ subject: string; reason: string } | null> {
-    const subject = subjectOf(event.type, event.version);
-    await setBackward(subject);
-    try {
-      const { id } = await registry.register(
-        { type: SchemaType.JSON, schema: JSON.stringify(eventJsonSchema(event)) },
-        { subject, compatibility: COMPATIBILITY.BACKWARD },
-      );
-      ids.set(subject, id);
-      return null;
-    } catch (error) {
-      if (statusOf(error) !== 409) throw error;
-      // A 409 is a refused contract, or another process registering the same subject at that moment.
-      if (/RuleViolation|Incompatible/i.test(messageOf(error))) return { subject, reason: messageOf(error) };
-      throw new RegistryConflict(messageOf(error), { cause: error });
-    }
-  }
-
-  /** registerOne, again after a short pause while another process holds the subject (a few tries). */
-  async function registerWithRetries(event: EventContract) {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await registerOne(event);
-      } catch (error) {
-        if (!(error instanceof RegistryConflict) || attempt === CONFLICT_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 100));
-      }
-    }
-  }
-
+  const state: RegistryState = {
+    url,
+    logger: (options.logger ?? silentLogger()).child({ component: 'schemaRegistry' }),
+    // Formats (date-time, uri, email…) are part of the contracts; the client's Ajv would refuse to compile
+    // them unknown. Only the format table: the client builds its validators with its own Ajv.
+    registry: new SchemaRegistry(
+      { host: url, clientId: 'verdict', retry: { retries: 3 } },
+      { [SchemaType.JSON]: { strict: true, formats: fullFormats } },
+    ),
+    ids: new Map(),
+  };
   return {
-    async register() {
-      const refusals: { event: string; subject: string; reason: string }[] = [];
-      // One at a time: a few dozen small requests, and the registry's log reads in catalog order.
-      for (const event of options.events) {
-        const refusal = await registerWithRetries(event);
-        if (refusal) refusals.push({ event: `${event.type} v${event.version}`, ...refusal });
-      }
-      if (refusals.length > 0) throw new IncompatibleContractError(refusals);
-      logger.info({ subjects: ids.size }, 'event contracts registered');
-    },
-
-    async encode(topic, message) {
-      const subject = subjectOfMessage(message);
-      const id = ids.get(subject);
-      if (id === undefined) {
-        throw new Error(
-          `No registered contract for subject ${subject} (topic ${topic}): call register() first`,
-        );
-      }
-      return registry.encode(id, JSON.parse(message.value));
-    },
-
-    async decode(_topic, value) {
-      if (value.length < FRAME_BYTES || value[0] !== MAGIC_BYTE) {
-        throw new Error(
-          `Not in the schema registry's wire format (expected magic byte 0 and a schema id, got ${describeStart(value)})`,
-        );
-      }
-      try {
-        await registry.decode(value);
-      } catch (error) {
-        throw new Error(`Does not validate against schema ${value.readUInt32BE(1)}: ${messageOf(error)}`, {
-          cause: error,
-        });
-      }
-      // The text as it was written: decode() parsed and validated it; the port hands consumers JSON text.
-      return value.subarray(FRAME_BYTES).toString('utf8');
-    },
-
-    async ping() {
-      const response = await fetch(`${url}/subjects?limit=1`, { signal: AbortSignal.timeout(5_000) });
-      if (!response.ok) throw new Error(`The schema registry answered ${response.status}`);
-    },
+    register: () => registerAll(state, options.events),
+    encode: (topic, message) => encode(state, topic, message),
+    decode: (_topic, value) => decode(state, value),
+    ping: () => ping(state),
   };
 }
 
