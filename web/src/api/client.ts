@@ -3,7 +3,14 @@
  * Writes carry the session's CSRF token (read from the session query), so a page of another site that makes
  * the browser send the cookie still cannot write.
  */
-import { createVerdictClient, VerdictApiError, type DataOf, type paths, type QueryOf } from '@verdict/client';
+import {
+  createVerdictClient,
+  VerdictApiError,
+  type DataOf,
+  type JsonBody,
+  type paths,
+  type QueryOf,
+} from '@verdict/client';
 
 let csrfToken: string | null = null;
 
@@ -27,6 +34,9 @@ type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M
 export type Read<P extends keyof paths> = DataOf<Operation<P, 'get'>, 200>;
 /** The query parameters of a GET operation. */
 export type ReadQuery<P extends keyof paths> = QueryOf<Operation<P, 'get'>>;
+
+/** The JSON body of a write, as the OpenAPI document types it. */
+export type WriteBody<P extends keyof paths, M extends Exclude<Method, 'get'>> = JsonBody<Operation<P, M>>;
 
 /** Whether an error is the API saying the session is gone (401): the app then asks to sign in again. */
 export function isSignedOut(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { isSignedOut } from './client';
+import { sessionQuery } from './queries';
 
 /**
  * Server state lives here and nowhere else. The client already retries as spec §7 says, so queries do
@@ -26,6 +27,6 @@ export function whenSignedOut(handler: () => void): void {
 }
 
 function onSignedOut(): void {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQuery().queryKey[0] });
   signedOutHandler();
 }

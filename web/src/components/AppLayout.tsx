@@ -19,11 +19,10 @@ import {
 } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useParams } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
-import { rememberCsrfToken, verdict } from '../api/client';
 import { sessionQuery } from '../api/queries';
+import { useSignOut } from '../api/session';
 import classes from './AppLayout.module.css';
 
 const PROJECT_PAGES = [
@@ -59,16 +58,8 @@ export function ThemeToggle() {
 
 function AccountMenu() {
   const { data: session } = useQuery(sessionQuery());
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const signOut = useMutation({
-    mutationFn: async () => unwrap(await verdict.api.DELETE('/session')),
-    onSettled: () => {
-      rememberCsrfToken(null);
-      queryClient.clear();
-      void navigate({ to: '/sign-in' });
-    },
-  });
+  const signOut = useSignOut({ onSettled: () => void navigate({ to: '/sign-in' }) });
   const user = session?.user;
   const name = user ? `${user.firstName} ${user.lastName}`.trim() : (session?.token.name ?? 'Signed in');
   return (

@@ -19,12 +19,12 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconFileTypePdf } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
 import { Suspense } from 'react';
-import { verdict } from '../../api/client';
-import { filtersQuery, performanceQuery, summaryQuery, type AnalyticsSummary } from '../../api/queries';
+import { filtersQuery, summaryQuery, type AnalyticsSummary } from '../../api/queries';
+import { performanceQuery } from './api';
+import { useReportDownload } from '../../api/reports';
 import { useCanWrite } from '../../api/role';
 import { BarsChart, TrendChart } from '../../charts';
 import { Figure } from '../../components/Figure';
@@ -37,24 +37,7 @@ const route = getRouteApi('/signed-in/projects/$projectId/analytics');
 type Range = (typeof ANALYTICS_RANGES)[number];
 
 function PeriodPdf({ projectId, range }: { projectId: string; range: Range }) {
-  const download = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.POST('/{projectId}/reports', {
-          params: { path: { projectId } },
-          body: { dateRange: range },
-          parseAs: 'blob',
-        }),
-      ) as unknown as Blob,
-    onSuccess: (blob) => {
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `verdict-report-${range}.pdf`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
-  });
+  const download = useReportDownload(projectId, `verdict-report-${range}.pdf`);
   return (
     <Tooltip label={download.isError ? (download.error as Error).message : `PDF report of the last ${range}`}>
       <Button
@@ -63,7 +46,7 @@ function PeriodPdf({ projectId, range }: { projectId: string; range: Range }) {
         color={download.isError ? 'red' : undefined}
         leftSection={<IconFileTypePdf size={14} />}
         loading={download.isPending}
-        onClick={() => download.mutate()}
+        onClick={() => download.mutate({ dateRange: range })}
       >
         PDF report
       </Button>

@@ -27,19 +27,20 @@ import {
 } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { IconDeviceFloppy } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useBlocker } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
 import { useEffect, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
-import { describeError, verdict } from '../../api/client';
-import { manualCaseQuery, type ManualCaseDetail } from '../../api/queries';
+import { describeError } from '../../api/client';
+import { type ManualCaseDetail } from '../../api/queries';
+import { manualCaseQuery } from '../../api/manual';
 import { useCanWrite } from '../../api/role';
 import { AnchorLink } from '../../components/AnchorLink';
 import { StatusBadge } from '../../components/badges';
 import { formatAgo, formatTime } from '../../components/format';
 import { ErrorState, LoadingState } from '../../components/states';
 import { changesOf, draftOf, FLAGS, parseCustomFields, type CaseDraft, type StepFormat } from './caseDraft';
-import { AttachmentGallery, uploadBody, type GalleryWords } from '../../components/AttachmentGallery';
+import { AttachmentGallery, type GalleryWords } from '../../components/AttachmentGallery';
+import { useAppendToCase, useCaseAttachments, useSaveCase } from './api';
 import { StepsEditor } from './StepsEditor';
 import { CASE_FIELDS, FIELD_LABELS, optionsOf, type CaseField } from '../../components/manualValues';
 
@@ -55,7 +56,6 @@ export function CaseEditorPage() {
 
 function CaseEditor({ projectId, testCase }: { projectId: string; testCase: ManualCaseDetail }) {
   const canWrite = useCanWrite(projectId);
-  const queryClient = useQueryClient();
   // The draft starts from the case and is reset only by a save: a comment or an attachment added meanwhile
   // (which refreshes the case) keeps what is being typed.
   const [saved, setSaved] = useState<CaseDraft>(() => draftOf(testCase));
@@ -66,32 +66,25 @@ function CaseEditor({ projectId, testCase }: { projectId: string; testCase: Manu
   const set = <K extends keyof CaseDraft>(key: K, value: CaseDraft[K]) =>
     setDraft((previous) => ({ ...previous, [key]: value }));
 
-  const save = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
-          params: { path: { projectId, caseId: testCase._id } },
-          body: changes,
-        }),
-      ).data,
-    onSuccess: (answer) => {
-      queryClient.setQueryData(manualCaseQuery(projectId, testCase._id).queryKey, answer);
-      void queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
-      const next = draftOf(answer);
-      setSaved(next);
-      setDraft(next);
-    },
-  });
+  const save = useSaveCase(projectId, testCase._id);
+  const saveChanges = () =>
+    save.mutate(changes, {
+      onSuccess: (answer) => {
+        const next = draftOf(answer);
+        setSaved(next);
+        setDraft(next);
+      },
+    });
   const blocker = useBlocker({
     shouldBlockFn: () => dirty,
     enableBeforeUnload: () => dirty,
     withResolver: true,
   });
   const canSave = canWrite && dirty && !('error' in customFields) && draft.title.trim() !== '';
-  useHotkeys([['mod+S', () => canSave && save.mutate()]], []);
+  useHotkeys([['mod+S', () => canSave && saveChanges()]], []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (canSave) save.mutate();
+    if (canSave) saveChanges();
   };
   const error = save.isError ? describeError(save.error) : null;
   const field = (key: CaseField) => (
@@ -294,15 +287,6 @@ function CaseEditor({ projectId, testCase }: { projectId: string; testCase: Manu
   );
 }
 
-/** A write that appends to the case (a comment, an issue, a file) and then shows the case as it is now. */
-function useCaseAppend<T>(projectId: string, caseId: string, send: (value: T) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: send,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['manual-case', projectId, caseId] }),
-  });
-}
-
 function LinkedTests({ projectId, testCase }: { projectId: string; testCase: ManualCaseDetail }) {
   return (
     <Card withBorder>
@@ -369,30 +353,16 @@ function Attachments({
   testCase: ManualCaseDetail;
   canWrite: boolean;
 }) {
-  const queryClient = useQueryClient();
-  const path = { projectId, caseId: testCase._id };
+  const attachments = useCaseAttachments(projectId, testCase._id);
   return (
     <AttachmentGallery
       words={ATTACHMENT_WORDS}
       attachments={testCase.attachments}
       canWrite={canWrite}
       columns={2}
-      onChanged={() => queryClient.invalidateQueries({ queryKey: ['manual-case', projectId, testCase._id] })}
-      upload={async (file) =>
-        unwrap(
-          await verdict.api.POST('/{projectId}/manual-test-cases/{caseId}/attachments', {
-            params: { path },
-            ...uploadBody(file),
-          }),
-        )
-      }
-      remove={async (file) =>
-        unwrap(
-          await verdict.api.DELETE('/{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}', {
-            params: { path: { ...path, attachmentId: file._id } },
-          }),
-        )
-      }
+      onChanged={attachments.refresh}
+      upload={attachments.upload}
+      remove={(file) => attachments.remove(file._id)}
     />
   );
 }
@@ -422,14 +392,7 @@ function AppendCard({
   submit: string;
 }) {
   const [value, setValue] = useState('');
-  const append = useCaseAppend(projectId, testCase._id, async (entry: string) =>
-    unwrap(
-      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
-        params: { path: { projectId, caseId: testCase._id } },
-        body: { [appends]: [entry] },
-      }),
-    ),
-  );
+  const append = useAppendToCase(projectId, testCase._id);
   useEffect(() => {
     if (append.isSuccess) setValue('');
   }, [append.isSuccess]);
@@ -461,7 +424,7 @@ function AppendCard({
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              if (value.trim()) append.mutate(value.trim());
+              if (value.trim()) append.mutate({ [appends]: [value.trim()] });
             }}
           >
             {input.multiline ? (

@@ -18,19 +18,13 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createLink, getRouteApi, useNavigate } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
 import { memo, useCallback, useState, type ComponentPropsWithRef } from 'react';
-import { describeError, verdict } from '../../api/client';
+import { describeError } from '../../api/client';
 import { DialogForm } from '../../components/DialogForm';
-import {
-  manualCasesQuery,
-  manualSuitesQuery,
-  type ManualCase,
-  type ManualCaseQuery,
-  type ManualSuite,
-} from '../../api/queries';
+import { type ManualCase, type ManualCaseQuery, type ManualSuite } from '../../api/queries';
+import { manualCasesQuery, manualSuitesQuery } from '../../api/manual';
 import { useCanWrite } from '../../api/role';
 import { FilterBar, type FilterField } from '../../components/FilterBar';
 import { ListFooter } from '../../components/ListPages';
@@ -41,6 +35,7 @@ import classes from './manual.module.css';
 import { SuiteTree, UNASSIGNED } from './SuiteTree';
 import { flattenTree, suiteTree } from '../../components/suiteTree';
 import { CASE_FIELDS, FIELD_LABELS, labelOf, optionsOf, type CaseField } from '../../components/manualValues';
+import { useBulkEdit, useCreateCase } from './api';
 import { type CasesSearch } from './search';
 
 const route = getRouteApi('/signed-in/projects/$projectId/cases');
@@ -356,27 +351,6 @@ const CaseRow = memo(function CaseRow({
   );
 });
 
-/** One PATCH per case, one after the other (writes count in the token's limit of 60 a minute, spec §8). */
-async function patchEach(
-  projectId: string,
-  cases: ManualCase[],
-  body: (row: ManualCase) => Record<string, unknown>,
-): Promise<void> {
-  for (const row of cases) {
-    unwrap(
-      await verdict.api.PATCH('/{projectId}/manual-test-cases/{caseId}', {
-        params: { path: { projectId, caseId: row._id } },
-        body: body(row),
-      }),
-    );
-  }
-}
-
-type Bulk =
-  | { kind: 'move'; suiteId: string | null }
-  | { kind: 'set'; field: CaseField; value: string }
-  | { kind: 'tag'; tag: string };
-
 function BulkActions({
   projectId,
   cases,
@@ -388,28 +362,13 @@ function BulkActions({
   suites: ManualSuite[];
   onDone: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [target, setTarget] = useState<string | null>(null);
   const [field, setField] = useState<CaseField>('priority');
   const [value, setValue] = useState<string | null>(null);
   const [tag, setTag] = useState('');
-  const apply = useMutation({
-    mutationFn: (bulk: Bulk) =>
-      patchEach(projectId, cases, (row) =>
-        bulk.kind === 'move'
-          ? { suiteId: bulk.suiteId }
-          : bulk.kind === 'set'
-            ? { [bulk.field]: bulk.value }
-            : { tags: [...row.tags.filter((existing) => existing !== bulk.tag), bulk.tag] },
-      ),
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
-      await queryClient.invalidateQueries({ queryKey: ['manual-suites', projectId] });
-    },
-    onSuccess: () => {
-      setTag('');
-      onDone();
-    },
+  const apply = useBulkEdit(projectId, cases, () => {
+    setTag('');
+    onDone();
   });
   const error = apply.isError ? describeError(apply.error) : null;
   const suiteOptions = [
@@ -517,27 +476,13 @@ function NewCaseDialog({
   suiteId: string | null;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
-  const create = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.POST('/{projectId}/manual-test-cases', {
-          params: { path: { projectId } },
-          body: { title, ...(suiteId ? { suiteId } : {}) },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
-      await queryClient.invalidateQueries({ queryKey: ['manual-suites', projectId] });
-      onClose();
-    },
-  });
+  const create = useCreateCase(projectId, onClose);
   return (
     <DialogForm
       title="New test case"
       onClose={onClose}
-      onSubmit={() => create.mutate()}
+      onSubmit={() => create.mutate({ title, ...(suiteId ? { suiteId } : {}) })}
       pending={create.isPending}
       error={create.error}
       submit="Create"

@@ -17,14 +17,12 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconDots, IconFolder, IconFolderPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@verdict/client';
 import { memo, useState } from 'react';
-import { verdict } from '../../api/client';
 import type { ManualSuite } from '../../api/queries';
 import { DialogForm } from '../../components/DialogForm';
-import classes from './manual.module.css';
 import { flattenTree, possibleParents, suiteTree, type SuiteNode } from '../../components/suiteTree';
+import { useSuiteChange, type SuiteChange } from './api';
+import classes from './manual.module.css';
 
 export const UNASSIGNED = 'unassigned';
 
@@ -168,7 +166,6 @@ function SuiteDialog({
   onClose: () => void;
   onDeleted: (suiteId: string) => void;
 }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState(dialog.kind === 'rename' ? dialog.suite.name : '');
   const [parent, setParent] = useState<string>(
     dialog.kind === 'create'
@@ -177,39 +174,17 @@ function SuiteDialog({
         ? (dialog.suite.parentId ?? ROOT)
         : ROOT,
   );
-  const save = useMutation({
-    mutationFn: async () => {
-      const parentId = parent === ROOT ? null : parent;
-      if (dialog.kind === 'create') {
-        return unwrap(
-          await verdict.api.POST('/{projectId}/manual-suites', {
-            params: { path: { projectId } },
-            body: { name, parentId },
-          }),
-        );
-      }
-      const suiteId = dialog.suite._id;
-      if (dialog.kind === 'delete') {
-        return unwrap(
-          await verdict.api.DELETE('/{projectId}/manual-suites/{suiteId}', {
-            params: { path: { projectId, suiteId } },
-          }),
-        );
-      }
-      return unwrap(
-        await verdict.api.PATCH('/{projectId}/manual-suites/{suiteId}', {
-          params: { path: { projectId, suiteId } },
-          body: dialog.kind === 'rename' ? { name } : { parentId },
-        }),
-      );
-    },
-    onSuccess: async () => {
-      if (dialog.kind === 'delete') onDeleted(dialog.suite._id);
-      await queryClient.invalidateQueries({ queryKey: ['manual-suites', projectId] });
-      await queryClient.invalidateQueries({ queryKey: ['manual-cases', projectId] });
-      onClose();
-    },
+  const save = useSuiteChange(projectId, () => {
+    if (dialog.kind === 'delete') onDeleted(dialog.suite._id);
+    onClose();
   });
+  const change = (): SuiteChange => {
+    const parentId = parent === ROOT ? null : parent;
+    if (dialog.kind === 'create') return { kind: 'create', name, parentId };
+    const suiteId = dialog.suite._id;
+    if (dialog.kind === 'delete') return { kind: 'delete', suiteId };
+    return dialog.kind === 'rename' ? { kind: 'rename', suiteId, name } : { kind: 'move', suiteId, parentId };
+  };
   const title = {
     create: 'New suite',
     rename: 'Rename suite',
@@ -220,7 +195,7 @@ function SuiteDialog({
     <DialogForm
       title={title}
       onClose={onClose}
-      onSubmit={() => save.mutate()}
+      onSubmit={() => save.mutate(change())}
       pending={save.isPending}
       error={save.error}
       submit={dialog.kind === 'delete' ? 'Delete' : dialog.kind === 'create' ? 'Create' : 'Save'}

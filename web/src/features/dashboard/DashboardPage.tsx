@@ -4,7 +4,8 @@ import { Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } fr
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { AnchorLink } from '../../components/AnchorLink';
-import { dashboardQuery, type Dashboard } from '../../api/queries';
+import { type Dashboard } from '../../api/queries';
+import { dashboardQuery } from './api';
 import { TrendChart } from '../../charts';
 import { RunStatus, StatCounts } from '../../components/badges';
 import { Figure } from '../../components/Figure';

@@ -27,19 +27,13 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useHotkeys, useInterval } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { unwrap } from '@verdict/client';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, verdict as api } from '../../api/client';
-import {
-  manualCaseQuery,
-  manualRunQuery,
-  sessionQuery,
-  type ManualRunCase,
-  type ManualRunDetail,
-} from '../../api/queries';
+import { describeError } from '../../api/client';
+import { sessionQuery, type ManualRunCase, type ManualRunDetail } from '../../api/queries';
+import { manualCaseQuery } from '../../api/manual';
 import { useCanWrite } from '../../api/role';
 import { AnchorLink } from '../../components/AnchorLink';
 import { AssigneeSelect } from '../../components/AssigneeSelect';
@@ -47,6 +41,7 @@ import { StatusBadge } from '../../components/badges';
 import { formatAgo, formatTime } from '../../components/format';
 import { toneOf } from '../../components/Tone';
 import { ErrorState, LoadingState } from '../../components/states';
+import { manualRunQuery, useRecordVerdict, useUpdateRunCase, type LinkedIssue } from './api';
 import { RunEvidence } from './RunEvidence';
 import { formatElapsed, nextToTest, step, VERDICTS, type RunCaseResult, type Verdict } from './verdicts';
 
@@ -66,7 +61,6 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/projects/$projectId/manual-runs/$runId' });
   const canWrite = useCanWrite(projectId);
-  const queryClient = useQueryClient();
   const cases = run.testCases;
   const found = cases.findIndex((c) => c._id === search.case);
   const index = found >= 0 ? found : 0;
@@ -83,31 +77,14 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
     openedAt.current = Date.now();
   }, [current?._id]);
 
-  const record = useMutation({
-    mutationFn: async ({ runCase, result }: { runCase: ManualRunCase; result: Verdict }) =>
-      unwrap(
-        await api.api.PATCH('/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}', {
-          params: { path: { projectId, runId: run._id, runCaseId: runCase._id } },
-          body: { result, elapsed: Math.max(0, Math.round((Date.now() - openedAt.current) / 1000)) },
-        }),
-      ).data,
-    onMutate: ({ runCase, result }) => {
-      performance.mark('verdict:verdict-recorded');
-      // Shown at once; the answer (and the next poll) brings the server's truth, history included.
-      queryClient.setQueryData(manualRunQuery(projectId, run._id).queryKey, (previous) =>
-        previous ? withCase(previous, { ...runCase, result }) : previous,
-      );
-    },
-    onSuccess: (answer) => {
-      queryClient.setQueryData(manualRunQuery(projectId, run._id).queryKey, (previous) =>
-        previous ? withCase(previous, answer) : previous,
-      );
-    },
-    onSettled: () => invalidateRun(queryClient, projectId, run._id),
-  });
+  const record = useRecordVerdict(projectId, run._id);
   const give = (result: Verdict) => {
     if (!current || !canWrite) return;
-    record.mutate({ runCase: current, result });
+    record.mutate({
+      runCase: current,
+      result,
+      elapsed: Math.max(0, Math.round((Date.now() - openedAt.current) / 1000)),
+    });
     const results = cases.map((c, i) => (i === index ? result : c.result) as RunCaseResult);
     go(nextToTest(results, index));
   };
@@ -169,17 +146,6 @@ function Execution({ projectId, run }: { projectId: string; run: ManualRunDetail
       </Grid>
     </Stack>
   );
-}
-
-/** After a write to a run: the run, and the lists and releases whose progress counts it. */
-function invalidateRun(queryClient: QueryClient, projectId: string, runId: string) {
-  void queryClient.invalidateQueries({ queryKey: ['manual-runs', projectId] });
-  void queryClient.invalidateQueries({ queryKey: ['releases', projectId] });
-  return queryClient.invalidateQueries({ queryKey: ['manual-run', projectId, runId] });
-}
-
-function withCase(run: ManualRunDetail, runCase: ManualRunCase): ManualRunDetail {
-  return { ...run, testCases: run.testCases.map((c) => (c._id === runCase._id ? runCase : c)) };
 }
 
 function KeyHelp({ canWrite }: { canWrite: boolean }) {
@@ -362,7 +328,6 @@ const CurrentCase = memo(function CurrentCase({
   onVerdict: (result: Verdict) => void;
   pending: boolean;
 }) {
-  const queryClient = useQueryClient();
   const testCase = useQuery(manualCaseQuery(projectId, runCase.caseRef._id));
   const session = useQuery(sessionQuery());
   const steps =
@@ -387,16 +352,7 @@ const CurrentCase = memo(function CurrentCase({
         ...change,
       },
     }));
-  const update = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
-      unwrap(
-        await api.api.PATCH('/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}', {
-          params: { path: { projectId, runId, runCaseId: runCase._id } },
-          body,
-        }),
-      ).data,
-    onSuccess: () => invalidateRun(queryClient, projectId, runId),
-  });
+  const update = useUpdateRunCase(projectId, runId, runCase._id);
   const saveDetails = () => {
     const key = issue.trim();
     update.mutate({
@@ -404,7 +360,9 @@ const CurrentCase = memo(function CurrentCase({
       stepResults: Object.entries(stepResults)
         .filter(([, s]) => s.status !== 'untested' || s.comment.trim() !== '')
         .map(([order, s]) => ({ order: Number(order), status: s.status, comment: s.comment })),
-      ...(key ? { linkedIssues: [...runCase.linkedIssues.map((i) => ({ ...i })), { key }] } : {}),
+      ...(key
+        ? { linkedIssues: [...runCase.linkedIssues.map((i) => ({ ...i }) as LinkedIssue), { key }] }
+        : {}),
     });
     setIssue('');
   };
@@ -492,13 +450,7 @@ const CurrentCase = memo(function CurrentCase({
           ) : null}
         </Stack>
       </Card>
-      <RunEvidence
-        projectId={projectId}
-        runId={runId}
-        runCase={runCase}
-        canWrite={canWrite}
-        onChanged={() => invalidateRun(queryClient, projectId, runId)}
-      />
+      <RunEvidence projectId={projectId} runId={runId} runCase={runCase} canWrite={canWrite} />
       <Card withBorder>
         <Stack gap="xs">
           <Title order={3} size="h4">

@@ -3,10 +3,9 @@
  * gallery the case editor uses too. The list comes with the run, so other testers see a change at the
  * run's next refresh.
  */
-import { unwrap } from '@verdict/client';
-import { verdict as api } from '../../api/client';
 import type { ManualRunCase } from '../../api/queries';
-import { AttachmentGallery, uploadBody, type GalleryWords } from '../../components/AttachmentGallery';
+import { AttachmentGallery, type GalleryWords } from '../../components/AttachmentGallery';
+import { useRunCaseEvidence } from './api';
 
 const WORDS: GalleryWords = {
   title: 'Evidence',
@@ -25,38 +24,22 @@ export function RunEvidence({
   runId,
   runCase,
   canWrite,
-  onChanged,
 }: {
   projectId: string;
   runId: string;
   runCase: ManualRunCase;
   canWrite: boolean;
-  /** After an upload or a removal: the run is read again. */
-  onChanged: () => Promise<unknown>;
 }) {
-  const path = { projectId, runId, runCaseId: runCase._id };
+  // After an upload or a removal, the run is read again.
+  const evidence = useRunCaseEvidence(projectId, runId, runCase._id);
   return (
     <AttachmentGallery
       words={WORDS}
       attachments={runCase.attachments}
       canWrite={canWrite}
-      onChanged={onChanged}
-      upload={async (file) =>
-        unwrap(
-          await api.api.POST('/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments', {
-            params: { path },
-            ...uploadBody(file),
-          }),
-        )
-      }
-      remove={async (file) =>
-        unwrap(
-          await api.api.DELETE(
-            '/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments/{attachmentId}',
-            { params: { path: { ...path, attachmentId: file._id } } },
-          ),
-        )
-      }
+      onChanged={evidence.refresh}
+      upload={evidence.upload}
+      remove={(file) => evidence.remove(file._id)}
     />
   );
 }

@@ -2,7 +2,7 @@ import { getRouteApi } from '@tanstack/react-router';
 /** The organization of a project: its plan and its usage this billing period (spec §4.8), per project. */
 import { Badge, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { usageQuery } from '../../api/queries';
+import { usageQuery } from './api';
 import { Figure } from '../../components/Figure';
 import { formatDate, formatNumber } from '../../components/format';
 import { ErrorState, LoadingState } from '../../components/states';

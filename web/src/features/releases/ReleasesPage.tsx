@@ -25,22 +25,17 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
 import { useState, type ReactNode } from 'react';
-import { describeError, verdict } from '../../api/client';
+import { describeError, type WriteBody } from '../../api/client';
 import {
-  manualCasesQuery,
-  manualRunsQuery,
-  manualSuitesQuery,
-  releasesQuery,
-  sessionsQuery,
   type ExploratorySession,
   type ManualCaseQuery,
   type ManualRunSummary,
   type Release,
 } from '../../api/queries';
+import { manualCasesQuery, manualRunsQuery, manualSuitesQuery, releasesQuery } from '../../api/manual';
 import { useCanWrite } from '../../api/role';
 import { AnchorLink } from '../../components/AnchorLink';
 import { AssigneeSelect } from '../../components/AssigneeSelect';
@@ -51,6 +46,11 @@ import { toneOf } from '../../components/Tone';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { flattenTree, suiteTree } from '../../components/suiteTree';
 import { CASE_FIELDS, FIELD_LABELS, optionsOf, type CaseField } from '../../components/manualValues';
+import { sessionsQuery, useCreateSession, useUpdateSession } from '../sessions/api';
+import { useCreateRelease, useCreateRun, type NewRun, type RunCases } from './api';
+
+type ReleaseBody = WriteBody<'/{projectId}/releases', 'post'>;
+type SessionBody = WriteBody<'/{projectId}/sessions', 'post'>;
 
 const route = getRouteApi('/signed-in/projects/$projectId/releases');
 
@@ -292,21 +292,6 @@ function RunsTable({ projectId, runs }: { projectId: string; runs: ManualRunSumm
 
 const releaseOptions = (releases: Release[]) => releases.map((r) => ({ value: r._id, label: r.name }));
 
-/** Every case id a library filter selects (the API pages them by 100; a run holds at most 5,000). */
-async function caseIdsOf(projectId: string, filter: ManualCaseQuery): Promise<string[]> {
-  const ids: string[] = [];
-  for (let page = 1; page <= 50; page += 1) {
-    const answer = unwrap(
-      await verdict.api.GET('/{projectId}/manual-tests', {
-        params: { path: { projectId }, query: { ...filter, page, limit: 100 } },
-      }),
-    );
-    ids.push(...answer.data.map((c) => c._id));
-    if (!answer.pagination.hasNext) break;
-  }
-  return ids;
-}
-
 function NewRunDialog({
   projectId,
   releases,
@@ -316,7 +301,6 @@ function NewRunDialog({
   releases: Release[];
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const suites = useQuery(manualSuitesQuery(projectId));
   const cases = useQuery(manualCasesQuery(projectId, { page: 1, limit: 100 }));
@@ -329,42 +313,31 @@ function NewRunDialog({
   const [tags, setTags] = useState('');
   const [releaseId, setReleaseId] = useState<string | null>(null);
   const [assigneeUserId, setAssigneeUserId] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: async () => {
-      let chosen: { suiteIds: string[] } | { caseIds: string[] };
-      if (from === 'suites') chosen = { suiteIds };
-      else if (from === 'cases') chosen = { caseIds };
-      else {
-        const filter: ManualCaseQuery = {};
-        if (value) Object.assign(filter, { [field]: value });
-        if (tags.trim()) filter.tags = tags.trim();
-        const selected = await caseIdsOf(projectId, filter);
-        if (selected.length === 0) throw new Error('The filter selects no case.');
-        chosen = { caseIds: selected };
-      }
-      return unwrap(
-        await verdict.api.POST('/{projectId}/manual-runs', {
-          params: { path: { projectId } },
-          body: {
-            name,
-            ...chosen,
-            ...(releaseId ? { releaseId } : {}),
-            ...(assigneeUserId ? { assigneeUserId } : {}),
-          },
-        }),
-      ).data;
-    },
-    onSuccess: async (run) => {
-      await queryClient.invalidateQueries({ queryKey: ['manual-runs', projectId] });
-      await queryClient.invalidateQueries({ queryKey: ['releases', projectId] });
-      onClose();
-      void navigate({
-        to: '/projects/$projectId/manual-runs/$runId',
-        params: { projectId, runId: run._id },
-        search: {},
-      });
-    },
+  const create = useCreateRun(projectId, (runId) => {
+    onClose();
+    void navigate({
+      to: '/projects/$projectId/manual-runs/$runId',
+      params: { projectId, runId },
+      search: {},
+    });
   });
+  const newRun = (): NewRun => {
+    let cases: RunCases;
+    if (from === 'suites') cases = { suiteIds };
+    else if (from === 'cases') cases = { caseIds };
+    else {
+      const filter: ManualCaseQuery = {};
+      if (value) Object.assign(filter, { [field]: value });
+      if (tags.trim()) filter.tags = tags.trim();
+      cases = { filter };
+    }
+    return {
+      name,
+      cases,
+      ...(releaseId ? { releaseId } : {}),
+      ...(assigneeUserId ? { assigneeUserId } : {}),
+    };
+  };
   const chosenNothing =
     (from === 'suites' && suiteIds.length === 0) ||
     (from === 'cases' && caseIds.length === 0) ||
@@ -373,7 +346,7 @@ function NewRunDialog({
     <DialogForm
       title="New manual run"
       onClose={onClose}
-      onSubmit={() => create.mutate()}
+      onSubmit={() => create.mutate(newRun())}
       pending={create.isPending}
       error={create.error}
       submit="Create run"
@@ -456,29 +429,22 @@ function NewRunDialog({
 }
 
 function NewReleaseDialog({ projectId, onClose }: { projectId: string; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [startDate, setStartDate] = useState('');
   const [dueDate, setDueDate] = useState('');
   const [status, setStatus] = useState<'planned' | 'active' | 'completed'>('planned');
-  const create = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.POST('/{projectId}/releases', {
-          params: { path: { projectId } },
-          body: { name, status, ...(startDate ? { startDate } : {}), ...(dueDate ? { dueDate } : {}) },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['releases', projectId] });
-      onClose();
-    },
+  const create = useCreateRelease(projectId, onClose);
+  const release = (): ReleaseBody => ({
+    name,
+    status,
+    ...(startDate ? { startDate } : {}),
+    ...(dueDate ? { dueDate } : {}),
   });
   return (
     <DialogForm
       title="New release"
       onClose={onClose}
-      onSubmit={() => create.mutate()}
+      onSubmit={() => create.mutate(release())}
       pending={create.isPending}
       error={create.error}
       submit="Create release"
@@ -530,34 +496,22 @@ function NewSessionDialog({
   releases: Release[];
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [charter, setCharter] = useState('');
   const [releaseId, setReleaseId] = useState<string | null>(null);
   const [assigneeUserId, setAssigneeUserId] = useState<string | null>(null);
   const [timeBox, setTimeBox] = useState<number | string>('');
-  const create = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.POST('/{projectId}/sessions', {
-          params: { path: { projectId } },
-          body: {
-            charter,
-            ...(releaseId ? { releaseId } : {}),
-            ...(assigneeUserId ? { assigneeUserId } : {}),
-            ...(typeof timeBox === 'number' ? { timeBoxMinutes: timeBox } : {}),
-          },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['sessions', projectId] });
-      onClose();
-    },
+  const create = useCreateSession(projectId, onClose);
+  const newSession = (): SessionBody => ({
+    charter,
+    ...(releaseId ? { releaseId } : {}),
+    ...(assigneeUserId ? { assigneeUserId } : {}),
+    ...(typeof timeBox === 'number' ? { timeBoxMinutes: timeBox } : {}),
   });
   return (
     <DialogForm
       title="New exploratory session"
       onClose={onClose}
-      onSubmit={() => create.mutate()}
+      onSubmit={() => create.mutate(newSession())}
       pending={create.isPending}
       error={create.error}
       submit="Create session"
@@ -612,22 +566,9 @@ function SessionCard({
   session: ExploratorySession;
   canWrite: boolean;
 }) {
-  const queryClient = useQueryClient();
   const [notes, setNotes] = useState(session.notes);
   const [finding, setFinding] = useState('');
-  const update = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
-      unwrap(
-        await verdict.api.PATCH('/{projectId}/sessions/{sessionId}', {
-          params: { path: { projectId, sessionId: session._id } },
-          body,
-        }),
-      ),
-    onSuccess: async () => {
-      setFinding('');
-      await queryClient.invalidateQueries({ queryKey: ['sessions', projectId] });
-    },
-  });
+  const update = useUpdateSession(projectId, session._id, () => setFinding(''));
   const minutes =
     session.startedAt !== null
       ? Math.round(

@@ -30,14 +30,14 @@ import {
   IconFileTypePdf,
   IconSearch,
 } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { unwrap } from '@verdict/client';
 import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AnchorLink } from '../../components/AnchorLink';
 import { verdict } from '../../api/client';
 import { LIVE_INTERVAL_MS, runQuery, type RunDetail } from '../../api/queries';
+import { useReportDownload } from '../../api/reports';
 import { useCanWrite } from '../../api/role';
 import { RunStatus, StatusBadge } from '../../components/badges';
 import { CopyFetched } from '../../components/CopyButton';
@@ -124,24 +124,7 @@ function RunSummary({ run }: { run: RunDetail }) {
 }
 
 function PdfButton({ projectId, runId, counter }: { projectId: string; runId: string; counter: number }) {
-  const download = useMutation({
-    mutationFn: async () => {
-      const answer = await verdict.api.POST('/{projectId}/reports', {
-        params: { path: { projectId } },
-        body: { runId },
-        parseAs: 'blob',
-      });
-      return unwrap(answer) as unknown as Blob;
-    },
-    onSuccess: (blob) => {
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `verdict-run-${counter}.pdf`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
-  });
+  const download = useReportDownload(projectId, `verdict-run-${counter}.pdf`);
   return (
     <Tooltip
       label={
@@ -156,7 +139,7 @@ function PdfButton({ projectId, runId, counter }: { projectId: string; runId: st
         color={download.isError ? 'red' : undefined}
         leftSection={<IconFileTypePdf size={14} />}
         loading={download.isPending}
-        onClick={() => download.mutate()}
+        onClick={() => download.mutate({ runId })}
       >
         PDF report
       </Button>

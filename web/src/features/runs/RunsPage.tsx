@@ -8,13 +8,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
 import { AnchorLink } from '../../components/AnchorLink';
-import {
-  filtersQuery,
-  LIVE_INTERVAL_MS,
-  runsQuery,
-  type ProjectFilters,
-  type RunListQuery,
-} from '../../api/queries';
+import { filtersQuery, LIVE_INTERVAL_MS, type ProjectFilters, type RunListQuery } from '../../api/queries';
+import { runsQuery } from './api';
 import { FilterBar, type FilterField } from '../../components/FilterBar';
 import { ListFooter } from '../../components/ListPages';
 import { RunStatus, StatCounts } from '../../components/badges';

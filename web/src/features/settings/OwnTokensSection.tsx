@@ -18,17 +18,16 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@verdict/client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { verdict } from '../../api/client';
-import { ownTokensQuery, sessionQuery, type OwnToken, type Session } from '../../api/queries';
+import { sessionQuery, type OwnToken, type Session } from '../../api/queries';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DialogForm } from '../../components/DialogForm';
 import { SecretOnceDialog } from '../../components/SecretOnceDialog';
 import { formatAgo, formatDate, formatTime } from '../../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { badgeToneVars } from '../../components/Tone';
+import { ownTokensQuery, useIssueToken, useRevokeToken } from './api';
 
 const DAY_MS = 86_400_000;
 /** The API refuses more than 365 days; an hour less keeps a fast clock on this computer from crossing it. */
@@ -205,30 +204,20 @@ function IssueTokenDialog({
   onClose: () => void;
   onIssued: (secret: string) => void;
 }) {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [days, setDays] = useState('90');
   // Least reach by default: the project whose settings these are.
   const [projectIds, setProjectIds] = useState<string[]>([projectId]);
-  const issue = useMutation({
-    mutationFn: async () => {
-      const expiresAt = new Date(Date.now() + Number(days) * DAY_MS - (days === '365' ? 3_600_000 : 0));
-      return unwrap(
-        await verdict.api.POST('/session/tokens', {
-          body: { name, projectIds, expiresAt: expiresAt.toISOString() },
-        }),
-      ).data.token;
-    },
-    onSuccess: async (secret) => {
-      await queryClient.invalidateQueries({ queryKey: ['own-tokens'] });
-      onIssued(secret);
-    },
-  });
+  const issue = useIssueToken(onIssued);
+  const submit = () => {
+    const expiresAt = new Date(Date.now() + Number(days) * DAY_MS - (days === '365' ? 3_600_000 : 0));
+    issue.mutate({ name, projectIds, expiresAt: expiresAt.toISOString() });
+  };
   return (
     <DialogForm
       title="New token"
       onClose={onClose}
-      onSubmit={() => issue.mutate()}
+      onSubmit={submit}
       pending={issue.isPending}
       error={issue.error}
       submit="Issue token"
@@ -266,18 +255,7 @@ function IssueTokenDialog({
 }
 
 function RevokeDialog({ token, onClose }: { token: OwnToken; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.DELETE('/session/tokens/{tokenId}', { params: { path: { tokenId: token.id } } }),
-      ),
-    onSuccess: async () => {
-      onClose();
-      // Revoking this session's token ends the session: asking who is signed in leads to sign-in.
-      await queryClient.invalidateQueries({ queryKey: token.current ? ['session'] : ['own-tokens'] });
-    },
-  });
+  const revoke = useRevokeToken(token, onClose);
   return (
     <ConfirmDialog
       opened

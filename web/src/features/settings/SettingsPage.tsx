@@ -19,11 +19,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@verdict/client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError, verdict } from '../../api/client';
-import { webhookDeliveriesQuery, webhooksQuery, type Webhook, type WebhookDelivery } from '../../api/queries';
+import { describeError } from '../../api/client';
+import { type Webhook, type WebhookDelivery } from '../../api/queries';
 import { useCanManageWebhooks } from '../../api/role';
 import { StatusBadge } from '../../components/badges';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -31,6 +30,14 @@ import { DialogForm } from '../../components/DialogForm';
 import { SecretOnceDialog } from '../../components/SecretOnceDialog';
 import { formatAgo, formatTime } from '../../components/format';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import {
+  useDeleteWebhook,
+  useSaveWebhook,
+  useSendWebhookTest,
+  useToggleWebhook,
+  webhookDeliveriesQuery,
+  webhooksQuery,
+} from './api';
 import { OwnTokensSection } from './OwnTokensSection';
 
 const route = getRouteApi('/signed-in/projects/$projectId/settings');
@@ -158,27 +165,8 @@ function WebhookRow({
   /** A test event was queued: its log is to be shown. */
   onTested: () => void;
 }) {
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', projectId] });
-  const toggle = useMutation({
-    mutationFn: async (active: boolean) =>
-      unwrap(
-        await verdict.api.PATCH('/{projectId}/webhooks/{webhookId}', {
-          params: { path: { projectId, webhookId: webhook.id } },
-          body: { active },
-        }),
-      ),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.DELETE('/{projectId}/webhooks/{webhookId}', {
-          params: { path: { projectId, webhookId: webhook.id } },
-        }),
-      ),
-    onSuccess: refresh,
-  });
+  const toggle = useToggleWebhook(projectId, webhook.id);
+  const remove = useDeleteWebhook(projectId, webhook.id);
   const test = useSendTest(projectId, webhook.id, onTested);
   const [confirming, setConfirming] = useState(false);
   const error = toggle.error ?? test.error;
@@ -266,20 +254,10 @@ function WebhookRow({
  * until the attempt is made), so the row can say how the receiver answered.
  */
 function useSendTest(projectId: string, webhookId: string, onQueued: () => void) {
-  const queryClient = useQueryClient();
   const [sent, setSent] = useState<string | null>(null);
-  const send = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await verdict.api.POST('/{projectId}/webhooks/{webhookId}/test', {
-          params: { path: { projectId, webhookId } },
-        }),
-      ),
-    onSuccess: async (queued) => {
-      setSent(queued.data.deliveryId);
-      onQueued();
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, webhookId] });
-    },
+  const send = useSendWebhookTest(projectId, webhookId, (deliveryId) => {
+    setSent(deliveryId);
+    onQueued();
   });
   const log = useQuery({
     ...webhookDeliveriesQuery(projectId, webhookId),
@@ -402,45 +380,28 @@ function WebhookDialog({
   onClose: () => void;
   onCreated: (secret: string) => void;
 }) {
-  const queryClient = useQueryClient();
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState<string[]>(
     webhook ? webhook.events.map(currentName) : ['run.finished'],
   );
   const [outcome, setOutcome] = useState<Outcome>(webhook?.conditions.outcome ?? 'any');
   const [description, setDescription] = useState(webhook?.description ?? '');
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = {
-        url,
-        events: events as (typeof EVENTS)[number][],
-        conditions: { outcome },
-        description,
-      };
-      if (webhook) {
-        unwrap(
-          await verdict.api.PATCH('/{projectId}/webhooks/{webhookId}', {
-            params: { path: { projectId, webhookId: webhook.id } },
-            body,
-          }),
-        );
-        return null;
-      }
-      return unwrap(
-        await verdict.api.POST('/{projectId}/webhooks', { params: { path: { projectId } }, body }),
-      ).data.secret;
-    },
-    onSuccess: async (secret) => {
-      await queryClient.invalidateQueries({ queryKey: ['webhooks', projectId] });
-      if (secret) onCreated(secret);
-      else onClose();
-    },
+  const save = useSaveWebhook(projectId, webhook?.id ?? null, (secret) => {
+    if (secret) onCreated(secret);
+    else onClose();
   });
   return (
     <DialogForm
       title={webhook ? 'Edit webhook' : 'New webhook'}
       onClose={onClose}
-      onSubmit={() => save.mutate()}
+      onSubmit={() =>
+        save.mutate({
+          url,
+          events: events as (typeof EVENTS)[number][],
+          conditions: { outcome },
+          description,
+        })
+      }
       pending={save.isPending}
       error={save.error}
       submit={webhook ? 'Save' : 'Create webhook'}

@@ -17,12 +17,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { unwrap } from '@verdict/client';
 import { useEffect, useRef, useState } from 'react';
-import { describeError, rememberCsrfToken, verdict } from '../../api/client';
-import { sessionQuery } from '../../api/queries';
+import { describeError } from '../../api/client';
+import { useSignIn } from '../../api/session';
 import { ThemeToggle } from '../../components/AppLayout';
 
 const route = getRouteApi('/sign-in');
@@ -35,21 +33,12 @@ function safeNext(next: string | undefined): string {
 export function SignInPage() {
   const { next } = route.useSearch();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [token, setToken] = useState('');
   const linkCode = useRef<string | null>(null);
   if (linkCode.current === null) {
     linkCode.current = new URLSearchParams(window.location.hash.slice(1)).get('code') ?? '';
   }
-  const signIn = useMutation({
-    mutationFn: async (body: { token: string } | { code: string }) =>
-      unwrap(await verdict.api.POST('/session', { body })).data,
-    onSuccess: (session) => {
-      rememberCsrfToken(session.csrfToken);
-      queryClient.setQueryData(sessionQuery().queryKey, session);
-      void navigate({ href: safeNext(next), replace: true });
-    },
-  });
+  const signIn = useSignIn({ onSuccess: () => void navigate({ href: safeNext(next), replace: true }) });
   const { mutate } = signIn;
 
   useEffect(() => {
