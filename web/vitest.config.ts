@@ -31,6 +31,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.browser.test.tsx'],
     setupFiles: ['src/testing/setup.ts'],
+    // A test's stand-in API (src/testing/api.ts) is gone after it.
+    unstubGlobals: true,
     browser: {
       enabled: true,
       headless: true,
