@@ -52,3 +52,23 @@ export const testHistoryQuery = (projectId: string, caseId: string) =>
       ).data,
     staleTime: MINUTE,
   });
+
+/** The test's debug bundle as Markdown, for the clipboard. */
+export const loadTestMarkdown = (
+  projectId: string,
+  {
+    runId,
+    caseId,
+    attempt,
+    platform,
+  }: { runId: string; caseId: string; attempt: number | undefined; platform: string | null },
+) =>
+  verdict.debugBundleMarkdown(
+    {
+      runId,
+      caseId,
+      ...(attempt === undefined ? {} : { attempt }),
+      ...(platform ? { project: platform } : {}),
+    },
+    { project: projectId },
+  );

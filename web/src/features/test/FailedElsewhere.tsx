@@ -1,0 +1,60 @@
+/** The test's last failures in other runs: run, branch, environment, platform, error, when. */
+import { Table, Text } from '@mantine/core';
+import { AnchorLink } from '../../components/AnchorLink';
+import { formatAgo, formatTime } from '../../components/format';
+import type { HistoryItem } from './HistoryOutcomes';
+import { plain } from './plain';
+
+export function FailedElsewhere({
+  items,
+  projectId,
+  caseId,
+}: {
+  items: HistoryItem[];
+  projectId: string;
+  caseId: string;
+}) {
+  return (
+    <Table>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Run</Table.Th>
+          <Table.Th>Branch</Table.Th>
+          <Table.Th>Environment</Table.Th>
+          <Table.Th>Platform</Table.Th>
+          <Table.Th>Error</Table.Th>
+          <Table.Th>When</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {items.map((item) => (
+          <Table.Tr key={`${item.runId}:${item.project ?? ''}`}>
+            <Table.Td>
+              <AnchorLink
+                to="/projects/$projectId/runs/$runId/tests/$caseId"
+                params={{ projectId, runId: item.runId, caseId }}
+                search={item.project ? { project: item.project } : {}}
+                size="sm"
+              >
+                #{item.counter}
+              </AnchorLink>
+            </Table.Td>
+            <Table.Td>{item.branch ?? '—'}</Table.Td>
+            <Table.Td>{item.environment ?? '—'}</Table.Td>
+            <Table.Td>{item.project ?? '—'}</Table.Td>
+            <Table.Td maw={360}>
+              <Text size="xs" className="mono" lineClamp={1}>
+                {item.errorMessage ? plain(item.errorMessage).split('\n')[0] : '—'}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="xs" title={formatTime(item.startedAt)}>
+                {formatAgo(item.startedAt)}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
