@@ -33,6 +33,9 @@ export default defineConfig({
     setupFiles: ['src/testing/setup.ts'],
     // A test's stand-in API (src/testing/api.ts) is gone after it.
     unstubGlobals: true,
+    // The machine may be busy (npm test runs other suites before): a slow render is not a failure.
+    testTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } },
     browser: {
       enabled: true,
       headless: true,
