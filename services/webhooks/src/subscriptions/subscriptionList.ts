@@ -14,7 +14,7 @@ import {
   type WebhookOutcome,
 } from '@verdict/contracts';
 import { NotFoundError, type SqlExecutor, type StoredEvent } from '@verdict/platform';
-import { dropPending } from '../delivery/queue';
+import { dropPending } from './deliveryQueue';
 import { displayEventName } from './eventNames';
 import { parseSubscriptionEvent, type SubscriptionEvent } from './subscription';
 

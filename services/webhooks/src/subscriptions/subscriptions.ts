@@ -15,7 +15,7 @@ import type {
   WebhookDeliveryAttempt,
 } from '@verdict/contracts';
 import { ValidationError, newId, type Clock, type SqlDatabase } from '@verdict/platform';
-import { deliveryHistory, enqueueTest } from '../delivery/queue';
+import { deliveryHistory, enqueueTest } from './deliveryQueue';
 import { checkTarget, checkUrlShape, type TargetPolicy } from '../security/targets';
 import { newSigningSecret, type SecretBox } from '../security/secrets';
 import type { SubscriptionCommand } from './decide';

@@ -1,6 +1,7 @@
 /**
- * The delivery queue as its readers and the subscriptions see it: the attempt history of a subscription
- * (spec §4.9's deliveries), and dropping what a subscription that stopped will not send.
+ * The delivery queue as a subscription sees it: its attempt history (spec §4.9's deliveries), queuing its
+ * test delivery, and dropping what it will not send once it stopped. The queue's senders (delivery/)
+ * claim and record attempts with statements of their own; they depend on this slice, never the reverse.
  */
 import { randomBytes } from 'node:crypto';
 import {
