@@ -11,7 +11,8 @@ const { root, log, run } = require('./lib.cjs');
 const webDir = path.join(root, 'web');
 const distDir = path.join(webDir, 'dist');
 const stampFile = path.join(root, 'node_modules', '.verdict-web-stamp');
-const SKIPPED = new Set(['node_modules', 'dist', 'tests', 'test-results']);
+// Tests (unit, component and browser) and their helpers are not what the app is built from.
+const SKIPPED = new Set(['node_modules', 'dist', 'tests', 'test-results', 'testing', 'vitest.config.ts']);
 
 function filesUnder(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -19,7 +20,7 @@ function filesUnder(dir) {
     .readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((entry) => {
-      if (SKIPPED.has(entry.name) || entry.name.endsWith('.test.ts')) return [];
+      if (SKIPPED.has(entry.name) || /\.test\.tsx?$/.test(entry.name)) return [];
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? filesUnder(full) : [full];
     });
