@@ -25,7 +25,11 @@ import type { DeadLetterFilter, DeadLetterStore } from './store';
 /** Headers of a replayed message: the consumer it is for and the letter it replays. */
 export const REPLAY_HEADERS = { consumer: 'x-verdict-replay-for', letter: 'x-verdict-replay-of' } as const;
 
-/** The event ids of the messages that are replays of dead letters (for Projector.applyEvents). */
+/**
+ * The event ids of the messages that are replays of dead letters (for Projector.applyEvents).
+ *
+ * @example const replays = replayedEventIds(messages); // applied even though their stream moved on
+ */
 export function replayedEventIds(messages: readonly IncomingMessage[]): Set<string> {
   const ids = new Set<string>();
   for (const message of messages) {

@@ -56,6 +56,7 @@ export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubs
   return resolved;
 }
 
+/** Refuses a count that is not a positive integer, naming the option. */
 export function requirePositiveInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 1)
     throw new RangeError(`subscribe: ${name} must be an integer >= 1`);

@@ -47,7 +47,11 @@ export interface SchemaRegistryCodec extends MessageCodec {
   ping(): Promise<void>;
 }
 
-/** A contract the registry refused: the process must not start with it. */
+/**
+ * A contract the registry refused: the process must not start with it.
+ *
+ * @example if (error instanceof IncompatibleContractError) for (const r of error.refusals) log.error(r);
+ */
 export class IncompatibleContractError extends Error {
   constructor(readonly refusals: { event: string; subject: string; reason: string }[]) {
     super(
@@ -63,7 +67,11 @@ export class IncompatibleContractError extends Error {
 class RegistryConflict extends Error {}
 const CONFLICT_ATTEMPTS = 5;
 
-/** The subject of an event type and version. */
+/**
+ * The subject of an event type and version.
+ *
+ * @example subjectOf('run.started', 1) // 'verdict.run.started.v1'
+ */
 export const subjectOf = (type: string, version: number): string => `verdict.${type}.v${version}`;
 
 /** What the codec's operations work on: the registry client and the schema id of each registered subject. */

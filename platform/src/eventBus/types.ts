@@ -107,7 +107,11 @@ export interface EventBus {
 /** The header the outbox relay names an event's id in; the dead letters are kept by it. */
 export const EVENT_ID_HEADER = 'event-id';
 
-/** The dead-letter topic of a topic. */
+/**
+ * The dead-letter topic of a topic.
+ *
+ * @example deadLetterTopic('test-results') // 'test-results.dlq'
+ */
 export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
 
 /** Headers a dead-lettered message carries besides its original ones. */

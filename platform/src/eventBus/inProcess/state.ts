@@ -59,6 +59,7 @@ export function inProcessBusState(options: InProcessBusOptions): InProcessBusSta
   };
 }
 
+/** Refuses any operation but close() once the bus is closed. */
 export function assertOpen(state: InProcessBusState): void {
   if (state.closed) throw new ServiceUnavailableError('The event bus is closed');
 }

@@ -124,6 +124,7 @@ export function kafkaBusState(options: KafkaBusOptions): KafkaBusState {
   };
 }
 
+/** Refuses any operation but close() once the bus is closed. */
 export function assertOpen(state: KafkaBusState): void {
   if (state.closed) throw new ServiceUnavailableError('The event bus is closed');
 }
