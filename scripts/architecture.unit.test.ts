@@ -144,6 +144,18 @@ describe('the dependency rules', () => {
     expect(violations).toEqual([]);
   });
 
+  it('when webhooks’ subscription slice imports, then never from its delivery slice (delivery reads subscriptions, one way only)', () => {
+    const slice = (name: string) => path.join(root, 'services', 'webhooks', 'src', name) + path.sep;
+    const violations = [...graph.edges]
+      .filter(([file]) => file.startsWith(slice('subscriptions')))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => target.startsWith(slice('delivery')))
+          .map((target) => `${path.relative(root, file)} imports ${path.relative(root, target)}`),
+      );
+    expect(violations).toEqual([]);
+  });
+
   it('when the repository is read, then its graph spans every part and resolves imports as the compilers do', () => {
     const relative = (file: string) => path.relative(root, file);
     const parts = new Set(
