@@ -18,7 +18,7 @@ import { NotFoundError, type Logger } from '@verdict/platform';
  *   this server (`links.traceViewerUrl`) without reaching trace.playwright.dev.
  */
 
-/** The paths the app's router answers; kept in step with web/src/routes. */
+/** The paths the app's router answers; kept in step with the route.ts of each web/src/features folder. */
 const UI_PATH = /^\/(?:sign-in\/?|projects(?:\/.*)?)?$/;
 
 export interface WebAppOptions {
