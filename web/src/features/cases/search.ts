@@ -20,6 +20,8 @@ export const CASE_SORTS = [
   'automationStatus',
 ] as const;
 const YES_NO = ['true', 'false'] as const;
+/** The `suite` search value of the cases in no suite. */
+export const UNASSIGNED = 'unassigned';
 
 export interface CasesSearch {
   page?: number;
