@@ -21,16 +21,57 @@ import {
   type Clock,
   type EventBus,
   type Logger,
+  type Projection,
   type SqlDatabase,
   type Subscription,
 } from '@verdict/platform';
 import { importRoutes } from './imports/routes';
-import { runsProjection, RUNS_READ_MODEL } from './runs/runsReadModel';
+import { readModelSchemas, RUNS_READ_MODEL, type TestResultsReadModels } from './readStore';
+import { runArtifactsProjection, type ArtifactToSign } from './runs/runArtifacts';
+import { runCoverageProjection } from './runs/runCoverage';
+import { runListProjection } from './runs/runList/runList';
+import { runResultsProjection } from './runs/runResults';
+import { specListProjection } from './specs/specList';
+import { caseHistoryProjection } from './testCases/caseHistory';
 import { createDebugBundleRoutes } from './debugBundle/routes';
-import type { ArtifactToSign } from './reads/queries';
 import { createReadRoutes } from './reads/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
+
+/**
+ * The read models of the service, one per slice, applied inline by every append and by one projector (one
+ * transaction per batch). Each takes over from the single read model of earlier versions (`legacy`): an
+ * existing deployment's is rebuilt from position 0 into the slices at start, then dropped.
+ *
+ * @example createProjector({ db, name: RUNS_READ_MODEL, projections: testResultsReadModels(readModelSchemas()), logger });
+ */
+export function testResultsReadModels(
+  schemas: TestResultsReadModels,
+  legacy: string = RUNS_READ_MODEL,
+): Projection[] {
+  const slices = [
+    runListProjection(schemas.runList),
+    runResultsProjection(schemas.runResults),
+    runArtifactsProjection(schemas.runArtifacts),
+    runCoverageProjection(schemas.runCoverage),
+    caseHistoryProjection(schemas.caseHistory),
+    specListProjection(schemas.specList),
+  ];
+  return slices.map((projection) => ({ ...projection, replaces: [legacy] }));
+}
+
+/**
+ * Every read model written in the transaction of each append: a 2xx means readable as well as durable.
+ *
+ * @example createSqlEventStore({ db, schema, inline: inlineReadModels(projections, logger) });
+ */
+export function inlineReadModels(projections: readonly Projection[], logger: Logger) {
+  const inline = projections.map((projection) => inlineProjection(projection, { logger }));
+  const applyAll: ReturnType<typeof inlineProjection> = async (tx, events, missed) => {
+    for (const apply of inline) await apply(tx, events, missed);
+  };
+  return applyAll;
+}
 
 /** The test-results event store schema and the topic its events travel on, keyed by project. */
 export const TEST_RESULTS_SCHEMA = 'test_results';
@@ -55,6 +96,7 @@ export interface TestResultsSettings {
   publicUrl: string;
   /** Signs artifact download URLs; the gateway verifies them with the same secret. */
   urlSigningSecret: string;
+  /** `readModelSchema`: the projector of the read models, and the prefix of their schemas (`<prefix>_run_list`, …). */
   names?: { storeSchema?: string; topic?: string; readModelSchema?: string };
   /** What this process runs (VERDICT_TEST_RESULTS_ROLE); `all` by default. */
   role?: TestResultsRole;
@@ -110,14 +152,15 @@ export function createTestResultsModule(
   const topic = settings.names?.topic ?? TEST_RESULTS_TOPIC;
   const logger = ports.logger.child({ component: 'test-results' });
   const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
-  const runs = runsProjection(readModel);
-  // The runs read model is written in the transaction of each append (inline): a 2xx means readable as well
+  const schemas = readModelSchemas(readModel);
+  const projections = testResultsReadModels(schemas, readModel);
+  // The read models are written in the transaction of each append (inline): a 2xx means readable as well
   // as durable. Analytics, webhooks and manual-testing stay asynchronous, on the topic the relay feeds.
   const store = createSqlEventStore({
     db: ports.db,
     schema,
     clock: ports.clock,
-    inline: inlineProjection(runs, { logger }),
+    inline: inlineReadModels(projections, logger),
   });
   // Keyed by project: one run's lifecycle, results and artifacts (several streams) stay in commit order.
   const relay = createOutboxRelay({
@@ -129,9 +172,16 @@ export function createTestResultsModule(
     logger,
   });
   const ingest = createIngest({ store, clock: ports.clock, onAppended: () => relay.notify() });
-  // The same projection from the topic, for what was stored without it; its init creates the tables, and
-  // rebuilds them from this store from position 0 when their version moved on.
-  const projector = createProjector({ db: ports.db, projection: runs, logger, rebuildFrom: [store] });
+  // The same projections from the topic, for what was stored without them; its init creates their tables,
+  // and rebuilds one from this store from position 0 when its version moved on (or it replaces the single
+  // read model). Named as the single read model was, its consumer group goes on where it was.
+  const projector = createProjector({
+    db: ports.db,
+    name: readModel,
+    projections,
+    logger,
+    rebuildFrom: [store],
+  });
   let subscription: Subscription | null = null;
   const router = Router();
   router.use(requireInternalIdentity({ secret: settings.internalSecret, clock: ports.clock }));
@@ -148,7 +198,7 @@ export function createTestResultsModule(
     });
   const reads = {
     db: ports.db,
-    schema: readModel,
+    schemas,
     publicUrl: settings.publicUrl,
     signArtifactUrl,
     clock: ports.clock,

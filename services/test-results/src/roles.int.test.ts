@@ -26,7 +26,8 @@ describe.each(testDatabases())('test-results split into API and projector on $na
     readModelSchema: uniqueName('trr'),
   };
 
-  const headers = { 'content-type': 'application/json', ...memberIdentity(secret, PROJECT) };
+  // Minted for each request: an identity lives 60 s, less than a loaded machine may take to get here.
+  const headers = () => ({ 'content-type': 'application/json', ...memberIdentity(secret, PROJECT) });
 
   async function startAs(role: TestResultsRole): Promise<string> {
     const module = testModule({ db, bus, blobDir }, { internalSecret: secret, names, role });
@@ -53,7 +54,7 @@ describe.each(testDatabases())('test-results split into API and projector on $na
   });
 
   async function totalOf(api: string, runId: string): Promise<number | null> {
-    const answer = await fetch(`${api}/${PROJECT}/test-runs/${runId}`, { headers });
+    const answer = await fetch(`${api}/${PROJECT}/test-runs/${runId}`, { headers: headers() });
     if (answer.status === 404) return null;
     return ((await answer.json()) as { data: { stats: { total: number } } }).data.stats.total;
   }
@@ -62,13 +63,17 @@ describe.each(testDatabases())('test-results split into API and projector on $na
     const api = await startAs('api');
     const projector = await startAs('projector');
 
-    const start = await fetch(`${api}/${PROJECT}/test-runs`, { method: 'POST', headers, body: '{}' });
+    const start = await fetch(`${api}/${PROJECT}/test-runs`, {
+      method: 'POST',
+      headers: headers(),
+      body: '{}',
+    });
     expect(start.status).toBe(201);
     const runId = ((await start.json()) as { data: { id: string } }).data.id;
     const results = Array.from({ length: 30 }, (_, i) => realisticResult(i));
     const posted = await fetch(`${api}/${PROJECT}/test-runs/${runId}/results`, {
       method: 'POST',
-      headers,
+      headers: headers(),
       body: JSON.stringify({ results }),
     });
     expect(posted.status).toBe(202);
@@ -81,7 +86,11 @@ describe.each(testDatabases())('test-results split into API and projector on $na
     }
     expect(total).toBe(30);
 
-    const refused = await fetch(`${projector}/${PROJECT}/test-runs`, { method: 'POST', headers, body: '{}' });
+    const refused = await fetch(`${projector}/${PROJECT}/test-runs`, {
+      method: 'POST',
+      headers: headers(),
+      body: '{}',
+    });
     expect(refused.status).toBe(404);
   });
 });

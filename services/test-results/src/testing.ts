@@ -4,6 +4,7 @@ import {
   createFilesystemBlobStore,
   createHttpApp,
   createMemoryCheckpointStore,
+  createProjector,
   INTERNAL_IDENTITY_HEADER,
   listen,
   mintInternalToken,
@@ -11,9 +12,19 @@ import {
   silentLogger,
   systemClock,
   type EventBus,
+  type EventStore,
+  type Projector,
   type SqlDatabase,
 } from '@verdict/platform';
-import { createTestResultsModule, type TestResultsModule, type TestResultsSettings } from './module';
+import {
+  createTestResultsModule,
+  testResultsReadModels,
+  type TestResultsModule,
+  type TestResultsSettings,
+} from './module';
+import { uniqueName } from '@verdict/platform/testing';
+import { projectionSpec, type ProjectionSpecOptions } from '@verdict/platform/testing/projections';
+import { readModelSchemas, type TestResultsReadModels, type TestResultsReadStore } from './readStore';
 
 /**
  * FOR TESTS ONLY: the module's router behind the same HTTP stack its process runs (body limit, error
@@ -72,4 +83,52 @@ export function memberIdentity(secret: string, projectId: string): Record<string
     tokenId: 't',
   };
   return { [INTERNAL_IDENTITY_HEADER]: mintInternalToken(identity, { secret }) };
+}
+
+/**
+ * FOR TESTS ONLY: the projector of every read model, their schemas named under `prefix`
+ * (`<prefix>_run_list`, …), with their tables created.
+ *
+ * @example const { projector, schemas } = await readModelsUnder(db, uniqueName('trr')); await projector.applyEvents(events);
+ */
+export async function readModelsUnder(
+  db: SqlDatabase,
+  prefix: string,
+  rebuildFrom?: readonly EventStore[],
+): Promise<{ projector: Projector; schemas: TestResultsReadModels }> {
+  const schemas = readModelSchemas(prefix);
+  const projector = createProjector({
+    db,
+    name: prefix,
+    projections: testResultsReadModels(schemas, prefix),
+    logger: silentLogger(),
+    ...(rebuildFrom === undefined ? {} : { rebuildFrom }),
+  });
+  await projector.init();
+  return { projector, schemas };
+}
+
+/**
+ * FOR TESTS ONLY: a read-model slice under test on one database (a `describe.each(testDatabases())` case):
+ * `spec()` is its projectionSpec, `read(schema)` the read store with the scenario's schema in the slice's
+ * place and the other read models empty. The database opens before the suite and closes after it.
+ *
+ * @example const slice = sliceUnderTest(open, 'runList', runListProjection);
+ */
+export function sliceUnderTest(
+  open: () => Promise<SqlDatabase>,
+  slice: keyof TestResultsReadModels,
+  projection: ProjectionSpecOptions['projection'],
+) {
+  let db: SqlDatabase;
+  let others: TestResultsReadModels;
+  beforeAll(async () => {
+    db = await open();
+    others = (await readModelsUnder(db, uniqueName('tre'))).schemas;
+  });
+  afterAll(() => db.close());
+  return {
+    spec: () => projectionSpec({ db, projection }),
+    read: (schema: string): TestResultsReadStore => ({ db, schemas: { ...others, [slice]: schema } }),
+  };
 }

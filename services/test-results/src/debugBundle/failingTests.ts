@@ -28,21 +28,20 @@ export async function failingTests(
   runId: string,
   { file, withSteps }: { file?: string; withSteps: boolean },
 ): Promise<FailingRow[]> {
-  const s = sources.schema;
   const { rows } = await sources.db.query<FailingRow>(
     `SELECT * FROM (
        SELECT t.test_case_id, t.file, t.project, t.outcome, t.attempts,
          c.title, c.title_path, last.status AS last_status, last.duration_ms AS last_duration,
          last.location, failed.error, ${withSteps ? 'failed.steps' : 'NULL::jsonb'} AS steps
-       FROM ${s}.run_tests t
-       JOIN ${s}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
+       FROM ${sources.schemas.runList}.run_tests t
+       JOIN ${sources.schemas.caseHistory}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
        JOIN LATERAL (
-         SELECT r.status, r.duration_ms, r.location FROM ${s}.results r
+         SELECT r.status, r.duration_ms, r.location FROM ${sources.schemas.runResults}.results r
          WHERE r.run_id = t.run_id AND r.test_case_id = t.test_case_id AND r.project = t.project
          ORDER BY r.attempt DESC LIMIT 1
        ) last ON true
        LEFT JOIN LATERAL (
-         SELECT r.error, r.steps FROM ${s}.results r
+         SELECT r.error, r.steps FROM ${sources.schemas.runResults}.results r
          WHERE r.run_id = t.run_id AND r.test_case_id = t.test_case_id AND r.project = t.project
            AND r.error IS NOT NULL
          ORDER BY r.attempt DESC LIMIT 1

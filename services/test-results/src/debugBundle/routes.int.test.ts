@@ -10,7 +10,6 @@ import {
   ManualClock,
   START,
   createHttpApp,
-  createProjector,
   createSqlEventStore,
   newSecret,
   registerRoutes,
@@ -21,11 +20,11 @@ import {
 import { uniqueName } from '@verdict/platform/testing';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
 import { createDebugBundleRoutes } from './routes';
 import { testDatabases, type TestDatabase } from '@verdict/platform/testing/databases';
-import { memberIdentity } from '../testing';
+import { readModelSchemas } from '../readStore';
+import { memberIdentity, readModelsUnder } from '../testing';
 
 // The debug bundle over a read model projected from real ingest events, on both adapters. Project-1 has four runs:
 // `older` (breaks failed), `target` (the run under test: breaks failed twice on chromium and once on
@@ -147,8 +146,7 @@ async function setUp(adapter: TestDatabase): Promise<void> {
   foreign = (await ingest.startRun(P2, { startedAt: '2026-03-03T10:00:00.000Z' })).run.id;
   await ingest.addResults(P2, foreign, [result('pays', 0, 'passed')]);
 
-  const projector = createProjector({ db, projection: runsProjection(readSchema), logger: silentLogger() });
-  await projector.init();
+  const { projector } = await readModelsUnder(db, readSchema);
   const { events } = await store.readAll({ after: START, limit: 10_000 });
   await projector.applyEvents(events);
 
@@ -159,7 +157,7 @@ async function setUp(adapter: TestDatabase): Promise<void> {
     router,
     createDebugBundleRoutes({
       db,
-      schema: readSchema,
+      schemas: readModelSchemas(readSchema),
       publicUrl: 'https://verdict.example.com/',
       signArtifactUrl: (artifact) => `https://signed.example/${artifact.runId}/${artifact.blobKey}`,
       clock: new ManualClock('2026-03-06T00:00:00.000Z'),

@@ -30,7 +30,7 @@ export async function loadRun(sources: BundleSources, projectId: string, runId: 
   const { rows } = await sources.db.query<RunRow>(
     `SELECT id, title, status, reported_status, outcome, branch, environment, commit, ci, framework,
             started_at, finished_at, duration_ms, total, passed, failed, flaky, skipped
-     FROM ${sources.schema}.runs WHERE id = $1 AND project_id = $2`,
+     FROM ${sources.schemas.runList}.runs WHERE id = $1 AND project_id = $2`,
     [runId, projectId],
   );
   const run = rows[0];

@@ -18,11 +18,11 @@
  * - An artifact attached to a result but not uploaded (yet) still gets a URL: the artifact download path,
  *   which answers 404 until the upload arrives.
  */
-import type { Clock, ReadStore } from '@verdict/platform';
-import type { ArtifactToSign } from '../reads/queries';
-import { NO_PLATFORM } from '../runs/runsReadModel';
+import type { Clock } from '@verdict/platform';
+import type { TestResultsReadStore } from '../readStore';
+import type { ArtifactToSign } from '../runs/runArtifacts';
 
-export interface BundleSources extends ReadStore {
+export interface BundleSources extends TestResultsReadStore {
   /** VERDICT_PUBLIC_URL: base of `links.uiUrl` and of unsigned artifact URLs. */
   publicUrl: string;
   /** Builds an artifact's download URL; without it, the unsigned artifact download path is used. */
@@ -37,5 +37,4 @@ export interface PagedBundle<T> {
   total: number;
 }
 
-export type Timestamp = Date | string;
-export const platformOrNull = (project: string): string | null => (project === NO_PLATFORM ? null : project);
+export { platformOrNull, type Timestamp } from '../readStore';

@@ -17,8 +17,8 @@ export async function runSpecTests(
 ): Promise<SpecTestRow[]> {
   const { rows } = await sources.db.query<SpecTestRow>(
     `SELECT t.file, t.outcome, c.title_path
-     FROM ${sources.schema}.run_tests t
-     JOIN ${sources.schema}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
+     FROM ${sources.schemas.runList}.run_tests t
+     JOIN ${sources.schemas.caseHistory}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
      WHERE t.run_id = $1 AND ($2::text IS NULL OR t.file = $2)
      ORDER BY t.file`,
     [runId, file ?? null],

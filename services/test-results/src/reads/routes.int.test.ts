@@ -4,7 +4,6 @@ import {
   START,
   buildOpenApiDocument,
   createHttpApp,
-  createProjector,
   createSqlEventStore,
   newSecret,
   registerRoutes,
@@ -15,9 +14,9 @@ import {
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { runsProjection } from '../runs/runsReadModel';
 import { createIngest } from '../runs/ingest';
-import { memberIdentity } from '../testing';
+import { readModelSchemas } from '../readStore';
+import { memberIdentity, readModelsUnder } from '../testing';
 import { createReadRoutes } from './routes';
 
 // The read routes over a read model projected from real ingest events (PGlite): two runs of project-1
@@ -137,8 +136,7 @@ beforeAll(async () => {
   await ingest.finish('project-4', sharded, { shard: { current: 2, total: 3 } });
   await ingest.finish('project-4', sharded, { shard: { current: 2, total: 3 } });
 
-  const projector = createProjector({ db, projection: runsProjection(SCHEMA), logger: silentLogger() });
-  await projector.init();
+  const { projector } = await readModelsUnder(db, SCHEMA);
   const { events } = await store.readAll({ after: START, limit: 10_000 });
   await projector.applyEvents(events);
 
@@ -149,7 +147,7 @@ beforeAll(async () => {
     router,
     createReadRoutes({
       db,
-      schema: SCHEMA,
+      schemas: readModelSchemas(SCHEMA),
       publicUrl: 'https://verdict.example.com/',
       signArtifactUrl: (artifact) => `signed:${artifact.projectId}/${artifact.runId}/${artifact.id}`,
     }),
@@ -568,7 +566,11 @@ describe('GET /{projectId}/specs', () => {
 
 describe('OpenAPI document', () => {
   it('when the document is built from the read routes, then each shows its query parameters and response schema', () => {
-    const routes = createReadRoutes({ db, schema: SCHEMA, publicUrl: 'https://verdict.example.com' });
+    const routes = createReadRoutes({
+      db,
+      schemas: readModelSchemas(SCHEMA),
+      publicUrl: 'https://verdict.example.com',
+    });
     const document = buildOpenApiDocument({
       title: 'Verdict',
       version: '1.0.0',

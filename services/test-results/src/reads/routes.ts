@@ -11,32 +11,19 @@ import {
   type TestCaseDetail,
   type TestRunDetail,
 } from '@verdict/contracts';
-import {
-  bindRoutes,
-  NotFoundError,
-  reply,
-  type BoundRoute,
-  type ReadStore,
-  type SqlExecutor,
-} from '@verdict/platform';
-import {
-  findRun,
-  findTestCase,
-  listRuns,
-  listSpecs,
-  runArtifacts,
-  runCoverage,
-  runErrors,
-  runSpecs,
-  testCaseHistory,
-  type ArtifactRow,
-  type ArtifactToSign,
-} from './queries';
+import { bindRoutes, NotFoundError, reply, type BoundRoute, type SqlExecutor } from '@verdict/platform';
+import type { TestResultsReadModels, TestResultsReadStore } from '../readStore';
+import { runArtifacts, type ArtifactRow, type ArtifactToSign } from '../runs/runArtifacts';
+import { runCoverage } from '../runs/runCoverage';
+import { findRun, listRuns } from '../runs/runList/queries';
+import { runErrors } from '../runs/runResults';
+import { listSpecs, runSpecs } from '../specs/specList';
+import { findTestCase, testCaseHistory } from '../testCases/caseHistory';
 
 export interface ReadRoutesOptions {
   db: SqlExecutor;
-  /** The schema of the runs read model (its projection's name). */
-  schema: string;
+  /** The schemas of the read models. */
+  schemas: TestResultsReadModels;
   /** VERDICT_PUBLIC_URL: the base of the unsigned URLs given when no signer is wired. */
   publicUrl: string;
   signArtifactUrl?: (artifact: ArtifactToSign) => string;
@@ -90,10 +77,10 @@ function paginationOfOffset(offset: number, limit: number, total: number): Pagin
 /**
  * The read routes, paths relative to the service root.
  *
- * @example registerRoutes(router, createReadRoutes({ db, schema: RUNS_READ_MODEL, publicUrl, signArtifactUrl }));
+ * @example registerRoutes(router, createReadRoutes({ db, schemas: readModelSchemas(), publicUrl, signArtifactUrl }));
  */
 export function createReadRoutes(options: ReadRoutesOptions): BoundRoute[] {
-  const store: ReadStore = { db: options.db, schema: options.schema };
+  const store: TestResultsReadStore = { db: options.db, schemas: options.schemas };
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const unsignedUrl = (artifact: ArtifactToSign) =>
     `${publicUrl}/api/public/v1/${encodeURIComponent(artifact.projectId)}/test-runs/${encodeURIComponent(artifact.runId)}/artifacts/${encodeURIComponent(artifact.id)}`;

@@ -2,19 +2,11 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createInProcessBus,
-  createProjector,
-  createSqlEventStore,
-  newSecret,
-  silentLogger,
-  type SqlDatabase,
-} from '@verdict/platform';
+import { createInProcessBus, createSqlEventStore, newSecret, type SqlDatabase } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
 import type { TestResultsModule } from '../module';
-import { runsProjection } from './runsReadModel';
-import { memberIdentity, serveOverHttp, testModule } from '../testing';
+import { memberIdentity, readModelsUnder, serveOverHttp, testModule } from '../testing';
 import { realisticResult } from './fixtures';
 
 // The runs read model is written inline, in the transaction that appends the results: a 2xx means
@@ -43,13 +35,14 @@ describe.each(testDatabases())('reads that keep up with writes on $name', (datab
     readModelSchema: uniqueName('trr'),
   };
   const bus = createInProcessBus();
-  const headers = { 'content-type': 'application/json', ...memberIdentity(secret, PROJECT) };
+  // Minted for each request: an identity lives 60 s, less than a loaded machine may take to get here.
+  const headers = () => ({ 'content-type': 'application/json', ...memberIdentity(secret, PROJECT) });
 
   const post = (url: string, body: unknown) =>
-    fetch(`${base}/${PROJECT}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    fetch(`${base}/${PROJECT}${url}`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
 
   async function detailOf(runId: string): Promise<{ status: string; stats: Stats }> {
-    const answer = await fetch(`${base}/${PROJECT}/test-runs/${runId}`, { headers });
+    const answer = await fetch(`${base}/${PROJECT}/test-runs/${runId}`, { headers: headers() });
     expect(answer.status).toBe(200);
     return ((await answer.json()) as { data: { status: string; stats: Stats } }).data;
   }
@@ -138,12 +131,7 @@ describe.each(testDatabases())('reads that keep up with writes on $name', (datab
     const inline = await detailOf(runId);
 
     const store = createSqlEventStore({ db, schema: names.storeSchema });
-    const projector = createProjector({
-      db,
-      projection: runsProjection(names.readModelSchema),
-      logger: silentLogger(),
-      rebuildFrom: [store],
-    });
+    const { projector } = await readModelsUnder(db, names.readModelSchema, [store]);
     expect(await projector.rebuild()).toBeGreaterThan(50);
 
     expect(await detailOf(runId)).toEqual(inline);

@@ -23,11 +23,11 @@ async function alsoFailedIn(
   const { rows } = await sources.db.query<{ test_case_id: string; run_id: string }>(
     `SELECT DISTINCT t.test_case_id, t.run_id, recent.started_at
      FROM (
-       SELECT id, started_at FROM ${sources.schema}.runs
+       SELECT id, started_at FROM ${sources.schemas.runList}.runs
        WHERE project_id = $1 AND id <> $2
        ORDER BY started_at DESC, id DESC LIMIT $4
      ) recent
-     JOIN ${sources.schema}.run_tests t ON t.run_id = recent.id
+     JOIN ${sources.schemas.runList}.run_tests t ON t.run_id = recent.id
      WHERE t.test_case_id = ANY($3::text[]) AND t.outcome = 'failed'
      ORDER BY recent.started_at DESC, t.run_id`,
     [projectId, runId, caseIds, ALSO_FAILED_IN_WINDOW],

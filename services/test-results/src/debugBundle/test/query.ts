@@ -2,7 +2,7 @@
 import { keptInstant } from '@verdict/contracts';
 import type { Outcome, ResultStatus, TestError, TestStep } from '@verdict/contracts';
 import { NotFoundError } from '@verdict/platform';
-import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../../reads/queries';
+import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../../runs/runArtifacts';
 import { failureWindow, stripAnsi, summarizeError } from '../failureWindow';
 import { traceViewerUrl, uiUrl } from '../links';
 import type { TestScopeRequest } from '../params';
@@ -39,7 +39,7 @@ interface ResultRow {
 
 async function loadCase(sources: BundleSources, projectId: string, caseId: string): Promise<CaseRow> {
   const { rows } = await sources.db.query<CaseRow>(
-    `SELECT id, file, title, title_path FROM ${sources.schema}.test_cases WHERE project_id = $1 AND id = $2`,
+    `SELECT id, file, title, title_path FROM ${sources.schemas.caseHistory}.test_cases WHERE project_id = $1 AND id = $2`,
     [projectId, caseId],
   );
   const testCase = rows[0];
@@ -59,8 +59,8 @@ async function runOfCase(
 ): Promise<RunRow> {
   if (runId !== undefined) return loadRun(sources, projectId, runId);
   const { rows } = await sources.db.query<{ run_id: string }>(
-    `SELECT t.run_id FROM ${sources.schema}.run_tests t
-     JOIN ${sources.schema}.runs r ON r.id = t.run_id AND r.project_id = t.project_id
+    `SELECT t.run_id FROM ${sources.schemas.runList}.run_tests t
+     JOIN ${sources.schemas.runList}.runs r ON r.id = t.run_id AND r.project_id = t.project_id
      WHERE t.project_id = $1 AND t.test_case_id = $2 AND ($3::text IS NULL OR t.project = $3)
      ORDER BY r.started_at DESC, r.id DESC LIMIT 1`,
     [projectId, caseId, project ?? null],
@@ -77,16 +77,15 @@ async function attemptsOf(
   caseId: string,
   project: string | undefined,
 ): Promise<ResultRow[]> {
-  const s = sources.schema;
   const { rows } = await sources.db.query<ResultRow>(
     `WITH platform AS (
-       SELECT project, outcome FROM ${s}.run_tests
+       SELECT project, outcome FROM ${sources.schemas.runList}.run_tests
        WHERE run_id = $1 AND test_case_id = $2 AND ($3::text IS NULL OR project = $3)
        ORDER BY array_position(ARRAY['failed', 'flaky', 'passed', 'skipped'], outcome), project LIMIT 1
      )
      SELECT r.project, p.outcome, r.status, r.duration_ms, r.started_at, r.error, r.steps, r.stdout, r.stderr,
             r.attachments, r.annotations, r.tags, r.location
-     FROM ${s}.results r JOIN platform p ON p.project = r.project
+     FROM ${sources.schemas.runResults}.results r JOIN platform p ON p.project = r.project
      WHERE r.run_id = $1 AND r.test_case_id = $2
      ORDER BY r.attempt`,
     [runId, caseId, project ?? null],
@@ -114,7 +113,7 @@ async function artifactsOf(
   const list = attachments ?? [];
   if (list.length === 0) return [];
   const { rows } = await sources.db.query<ArtifactColumns>(
-    `SELECT ${ARTIFACT_COLUMNS} FROM ${sources.schema}.artifacts
+    `SELECT ${ARTIFACT_COLUMNS} FROM ${sources.schemas.runArtifacts}.artifacts
      WHERE run_id = $1 AND project_id = $2 AND id = ANY($3::text[])`,
     [runId, projectId, list.map((attachment) => attachment.artifactId)],
   );

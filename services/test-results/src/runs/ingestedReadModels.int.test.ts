@@ -2,9 +2,7 @@ import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import {
   ManualClock,
   START,
-  createProjector,
   createSqlEventStore,
-  silentLogger,
   type EventStore,
   type GlobalCursor,
   type Projector,
@@ -13,11 +11,13 @@ import {
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import { createIngest, type Ingest } from './ingest';
-import { runsProjection } from './runsReadModel';
+import { testResultsReadModels } from '../module';
+import { readModelsUnder } from '../testing';
+import type { TestResultsReadModels } from '../readStore';
 import { testDatabases } from '@verdict/platform/testing/databases';
 
-// The runs read model fed with the events the write side really records (ingest over the SQL event
-// store), on both adapters. Each test gets its own event store schema and its own projection schema.
+// The read models fed with the events the write side really records (ingest over the SQL event store),
+// on both adapters. Each test gets its own event store schema and its own read model schemas.
 
 const ADAPTERS = testDatabases({ postgresPoolSize: 8 });
 
@@ -56,13 +56,13 @@ const coverage = (covered: number) => ({
   branches: { total: 10, covered: 5 },
 });
 
-describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
+describe.each(ADAPTERS)('the read models fed by ingest on $name', (adapter) => {
   let db: SqlDatabase;
-  const schemas: string[] = [];
+  const created: string[] = [];
   let store: EventStore;
   let ingest: Ingest;
   let clock: ManualClock;
-  let projectionName: string;
+  let schemas: TestResultsReadModels;
   let projector: Projector;
   let cursor: GlobalCursor;
 
@@ -71,20 +71,19 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const schema of schemas) await db?.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of created) await db?.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await db?.close();
   });
 
   beforeEach(async () => {
     const storeSchema = uniqueName('runs_store');
-    projectionName = uniqueName('runs_read');
-    schemas.push(storeSchema, projectionName);
+    created.push(storeSchema);
     store = createSqlEventStore({ db, schema: storeSchema });
     await store.init();
     clock = new ManualClock('2026-03-01T10:00:00.000Z');
     ingest = createIngest({ store, clock });
-    projector = createProjector({ db, projection: runsProjection(projectionName), logger: silentLogger() });
-    await projector.init();
+    ({ projector, schemas } = await readModelsUnder(db, uniqueName('runs_read')));
+    created.push(...Object.values(schemas));
     cursor = START;
   });
 
@@ -103,7 +102,7 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
   async function runRow(runId: string) {
     const { rows } = await db.query<Record<string, unknown>>(
       `SELECT status, outcome, total, passed, failed, flaky, skipped, finished_at IS NOT NULL AS finished
-       FROM ${projectionName}.runs WHERE id = $1`,
+       FROM ${schemas.runList}.runs WHERE id = $1`,
       [runId],
     );
     return rows[0];
@@ -111,8 +110,8 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
 
   async function outcomes(runId: string): Promise<Record<string, string>> {
     const { rows } = await db.query<{ title: string; outcome: string }>(
-      `SELECT c.title, t.outcome FROM ${projectionName}.run_tests t
-       JOIN ${projectionName}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
+      `SELECT c.title, t.outcome FROM ${schemas.runList}.run_tests t
+       JOIN ${schemas.caseHistory}.test_cases c ON c.project_id = t.project_id AND c.id = t.test_case_id
        WHERE t.run_id = $1`,
       [runId],
     );
@@ -126,9 +125,19 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
       artifacts: 'run_id, id',
       coverage: 'run_id',
     };
+    const owner: Record<string, keyof TestResultsReadModels> = {
+      runs: 'runList',
+      run_tests: 'runList',
+      test_cases: 'caseHistory',
+      results: 'runResults',
+      artifacts: 'runArtifacts',
+      coverage: 'runCoverage',
+    };
     const all: Record<string, unknown[]> = {};
     for (const [table, order] of Object.entries({ ...tables, ...extra })) {
-      all[table] = (await db.query(`SELECT * FROM ${projectionName}.${table} ORDER BY ${order}`)).rows;
+      all[table] = (
+        await db.query(`SELECT * FROM ${schemas[owner[table] ?? 'runList']}.${table} ORDER BY ${order}`)
+      ).rows;
     }
     return all;
   }
@@ -214,7 +223,7 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
       error_message: string | null;
       error_line: number | null;
     }>(
-      `SELECT attempts, error_message, error_line FROM ${projectionName}.run_tests WHERE test_case_id = $1`,
+      `SELECT attempts, error_message, error_line FROM ${schemas.runList}.run_tests WHERE test_case_id = $1`,
       [testCaseIdOf({ file: FILE, titlePath: ['Cart', 'retries'] })],
     );
     expect(rows).toEqual([{ attempts: 2, error_message: 'Error: retries broke', error_line: 12 }]);
@@ -222,7 +231,7 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
 
   async function runTest(title: string) {
     const { rows } = await db.query<Record<string, unknown>>(
-      `SELECT outcome, attempts, duration_ms, error_message FROM ${projectionName}.run_tests
+      `SELECT outcome, attempts, duration_ms, error_message FROM ${schemas.runList}.run_tests
        WHERE test_case_id = $1`,
       [testCaseIdOf({ file: FILE, titlePath: ['Cart', title] })],
     );
@@ -246,63 +255,6 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     });
   });
 
-  it('when run_tests rows were written before they kept what their attempts add up to, then a new attempt merges with their outcome and stored attempts', async () => {
-    const runId = await startedRun();
-    await ingest.addResults(projectId, runId, [
-      failedWith('old failure', 2, 'third try broke'),
-      result('old pass', 0, 'passed'),
-    ]);
-    await project();
-    // As a row written by the earlier version of this model reads.
-    await db.exec(
-      `UPDATE ${projectionName}.run_tests SET as_expected = NULL, unexpected = NULL, error_attempt = NULL`,
-    );
-
-    await ingest.addResults(projectId, runId, [
-      failedWith('old failure', 0, 'first try broke'),
-      failedWith('old pass', 1, 'retry broke'),
-    ]);
-    await project();
-    expect(await runTest('old failure')).toMatchObject({
-      outcome: 'failed',
-      error_message: 'third try broke',
-    });
-    expect(await runTest('old pass')).toMatchObject({ outcome: 'flaky', error_message: 'retry broke' });
-
-    await ingest.addResults(projectId, runId, [result('old failure', 3, 'passed')]);
-    await project();
-    expect(await runTest('old failure')).toMatchObject({ outcome: 'flaky', attempts: 3 });
-    expect(await runRow(runId)).toMatchObject({ total: 2, flaky: 2, failed: 0, passed: 0 });
-  });
-
-  it('when the results table was created with jsonb columns (before json), then attempts are recorded with their error the same', async () => {
-    const columns = ['error', 'steps', 'stdout', 'stderr', 'attachments', 'annotations', 'location'];
-    await db.exec(
-      `ALTER TABLE ${projectionName}.results ${columns
-        .map((column) => `ALTER COLUMN ${column} TYPE jsonb USING ${column}::jsonb`)
-        .join(', ')}`,
-    );
-    const runId = await startedRun();
-    await ingest.addResults(projectId, runId, [
-      failedWith('stored as jsonb', 0, 'first try broke'),
-      result('stored as jsonb', 1, 'passed', { stdout: ['retried\n'] }),
-    ]);
-    await project();
-    expect(await runTest('stored as jsonb')).toMatchObject({
-      outcome: 'flaky',
-      error_message: 'first try broke',
-    });
-    const { rows } = await db.query<{ type: string; message: string; stdout: unknown }>(
-      `SELECT pg_typeof(error)::text AS type, error->>'message' AS message, stdout
-       FROM ${projectionName}.results WHERE run_id = $1 ORDER BY attempt`,
-      [runId],
-    );
-    expect(rows).toEqual([
-      { type: 'jsonb', message: 'first try broke', stdout: null },
-      { type: 'jsonb', message: null, stdout: ['retried\n'] },
-    ]);
-  });
-
   it('when a run gets its results over many batches whose retries change earlier outcomes, then its stats always equal a count of its tests', async () => {
     const runId = await startedRun();
     await project();
@@ -321,7 +273,7 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
            count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
            count(*) FILTER (WHERE outcome = 'flaky')::int AS flaky,
            count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped
-         FROM ${projectionName}.run_tests WHERE run_id = $1`,
+         FROM ${schemas.runList}.run_tests WHERE run_id = $1`,
         [runId],
       );
       expect(await runRow(runId)).toMatchObject(rows[0] ?? {});
@@ -350,7 +302,7 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     ]);
     await project();
     const cases = await db.query(
-      `SELECT id, title, title_path, platforms, tags FROM ${projectionName}.test_cases`,
+      `SELECT id, title, title_path, platforms, tags FROM ${schemas.caseHistory}.test_cases`,
     );
     expect(cases.rows).toEqual([
       {
@@ -380,11 +332,11 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     }
     await project();
     const report = await db.query<{ report: { lines: { covered: number } } }>(
-      `SELECT report FROM ${projectionName}.coverage WHERE run_id = $1`,
+      `SELECT report FROM ${schemas.runCoverage}.coverage WHERE run_id = $1`,
       [runId],
     );
     expect(report.rows.map((row) => row.report.lines.covered)).toEqual([70]);
-    const artifacts = await db.query(`SELECT id, size FROM ${projectionName}.artifacts ORDER BY id`);
+    const artifacts = await db.query(`SELECT id, size FROM ${schemas.runArtifacts}.artifacts ORDER BY id`);
     expect(artifacts.rows).toEqual([
       { id: 'art-1', size: '10' },
       { id: 'art-2', size: '10' },
@@ -409,11 +361,17 @@ describe.each(ADAPTERS)('runs read model on $name', (adapter) => {
     });
     await ingest.finish(projectId, runId, {});
     const events = await newEvents();
-    const projection = runsProjection(projectionName);
-
-    await db.transaction((tx) => projection.apply(tx, events, projectionName));
+    // Each read model gets the events it reads, as its projector hands them over.
+    const applyAll = () =>
+      db.transaction(async (tx) => {
+        for (const projection of testResultsReadModels(schemas)) {
+          const handled = events.filter((event) => projection.canHandle?.includes(event.type) ?? true);
+          await projection.apply(tx, handled, projection.name);
+        }
+      });
+    await applyAll();
     const once = await dump();
-    await db.transaction((tx) => projection.apply(tx, events, projectionName));
+    await applyAll();
     expect(await dump()).toEqual(once);
     expect(once.run_tests).toHaveLength(3);
     expect(once.results).toHaveLength(4);
