@@ -66,6 +66,8 @@ export function FilterBar<S extends object>({
   );
 }
 
+type Change = (changes: Record<string, Value>) => void;
+
 const FilterControl = memo(function FilterControl({
   field,
   value,
@@ -74,27 +76,12 @@ const FilterControl = memo(function FilterControl({
 }: {
   field: FilterField;
   value: Value;
-  onChange: (changes: Record<string, Value>) => void;
+  onChange: Change;
   inputRef: RefObject<HTMLInputElement | null> | undefined;
 }) {
-  const typed = useDebouncedCallback(
-    (text: string) => onChange({ [field.key]: text || undefined }),
-    TYPING_PAUSE_MS,
-  );
   switch (field.kind) {
     case 'text':
-      // Uncontrolled: a keystroke renders nothing; the URL (and the list) follow once typing pauses.
-      return (
-        <TextInput
-          ref={inputRef}
-          label={field.label}
-          placeholder={field.placeholder}
-          leftSection={field.main ? <IconSearch size={14} aria-hidden /> : undefined}
-          defaultValue={typeof value === 'string' ? value : ''}
-          onChange={(event) => typed(event.currentTarget.value)}
-          w={field.width}
-        />
-      );
+      return <TextFilter field={field} value={value} onChange={onChange} inputRef={inputRef} />;
     case 'select':
       return (
         <Select
@@ -109,18 +96,60 @@ const FilterControl = memo(function FilterControl({
         />
       );
     case 'number':
-      return (
-        <NumberInput
-          label={field.label}
-          min={field.min}
-          max={field.max}
-          value={typeof value === 'number' ? value : field.fallback}
-          onChange={(next) => {
-            if (typeof next === 'number' && next >= field.min && next <= field.max)
-              onChange({ [field.key]: next });
-          }}
-          w={field.width}
-        />
-      );
+      return <NumberFilter field={field} value={value} onChange={onChange} />;
   }
 });
+
+/** Uncontrolled: a keystroke renders nothing; the URL (and the list) follow once typing pauses. */
+function TextFilter({
+  field,
+  value,
+  onChange,
+  inputRef,
+}: {
+  field: Extract<FilterField, { kind: 'text' }>;
+  value: Value;
+  onChange: Change;
+  inputRef: RefObject<HTMLInputElement | null> | undefined;
+}) {
+  const typed = useDebouncedCallback(
+    (text: string) => onChange({ [field.key]: text || undefined }),
+    TYPING_PAUSE_MS,
+  );
+  return (
+    <TextInput
+      ref={inputRef}
+      label={field.label}
+      placeholder={field.placeholder}
+      leftSection={field.main ? <IconSearch size={14} aria-hidden /> : undefined}
+      defaultValue={typeof value === 'string' ? value : ''}
+      onChange={(event) => typed(event.currentTarget.value)}
+      w={field.width}
+    />
+  );
+}
+
+/** A number is passed on only within its range. */
+function NumberFilter({
+  field,
+  value,
+  onChange,
+}: {
+  field: Extract<FilterField, { kind: 'number' }>;
+  value: Value;
+  onChange: Change;
+}) {
+  return (
+    <NumberInput
+      label={field.label}
+      min={field.min}
+      max={field.max}
+      value={typeof value === 'number' ? value : field.fallback}
+      onChange={(next) => {
+        if (typeof next === 'number' && next >= field.min && next <= field.max)
+          onChange({ [field.key]: next });
+      }}
+      w={field.width}
+    />
+  );
+}

@@ -91,6 +91,18 @@ export function runRows(
   collapsedGroups: ReadonlySet<string> = new Set(),
 ): Row[] {
   const rows: Row[] = [];
+  pushGroupRows(rows, specs, filter, collapsedGroups);
+  pushFileRows(rows, specs, filter, expandedFiles);
+  return rows;
+}
+
+/** The failed and flaky sections: each error group, and its tests unless the group is closed. */
+function pushGroupRows(
+  rows: Row[],
+  specs: readonly RowSpec[],
+  filter: RunFilter,
+  collapsedGroups: ReadonlySet<string>,
+) {
   for (const outcome of ['failed', 'flaky'] as const) {
     if (filter.status && filter.status !== outcome) continue;
     const groups = groupsOf(specs, outcome, filter);
@@ -117,27 +129,34 @@ export function runRows(
       }
     }
   }
+}
+
+/** The spec files section: each file with tests the filter keeps, and those tests when it is open. */
+function pushFileRows(
+  rows: Row[],
+  specs: readonly RowSpec[],
+  filter: RunFilter,
+  expandedFiles: ReadonlySet<string>,
+) {
   const files = specs
     .map((spec) => ({ spec, tests: spec.tests.filter((test) => matches(test, spec.file, filter)) }))
     .filter(({ tests }) => tests.length > 0);
-  if (files.length > 0) {
-    rows.push({ kind: 'section', key: 'section:files', title: 'Spec files', count: files.length });
-    for (const { spec, tests } of files) {
-      const expanded = expandedFiles.has(spec.file);
-      rows.push({ kind: 'file', key: `file:${spec.file}`, spec, shown: tests.length, expanded });
-      if (!expanded) continue;
-      for (const test of tests) {
-        rows.push({
-          kind: 'test',
-          key: `file:${spec.file}:${test.testCaseId}:${test.project ?? ''}`,
-          test,
-          file: spec.file,
-          depth: 2,
-        });
-      }
+  if (files.length === 0) return;
+  rows.push({ kind: 'section', key: 'section:files', title: 'Spec files', count: files.length });
+  for (const { spec, tests } of files) {
+    const expanded = expandedFiles.has(spec.file);
+    rows.push({ kind: 'file', key: `file:${spec.file}`, spec, shown: tests.length, expanded });
+    if (!expanded) continue;
+    for (const test of tests) {
+      rows.push({
+        kind: 'test',
+        key: `file:${spec.file}:${test.testCaseId}:${test.project ?? ''}`,
+        test,
+        file: spec.file,
+        depth: 2,
+      });
     }
   }
-  return rows;
 }
 
 /** The platforms (Playwright projects) of a run, for its filter. */
