@@ -3,34 +3,15 @@
  * "Unassigned" above. A writer gets each suite's actions (new sub-suite, rename, move, delete) in a menu and
  * a "New suite" button; the dialog below (a DialogForm) does the create, rename, move and delete.
  */
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Group,
-  Menu,
-  NavLink,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, NavLink, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconDots, IconFolder, IconFolderPlus } from '@tabler/icons-react';
 import { memo, useState } from 'react';
 import type { ManualSuite } from '../../api/queries';
-import { DialogForm } from '../../components/DialogForm';
-import { flattenTree, possibleParents, suiteTree, type SuiteNode } from '../../components/suiteTree';
-import { useSuiteChange, type SuiteChange } from './api';
+import { suiteTree, type SuiteNode } from '../../components/suiteTree';
 import classes from './manual.module.css';
-
-export const UNASSIGNED = 'unassigned';
-
-type Dialog =
-  | { kind: 'create'; parentId: string | null }
-  | { kind: 'rename'; suite: ManualSuite }
-  | { kind: 'move'; suite: ManualSuite }
-  | { kind: 'delete'; suite: ManualSuite };
+import { UNASSIGNED } from './search';
+import { SuiteDialog } from './SuiteDialog';
+import type { SuiteDialogKind } from './suiteDialogs';
 
 /** Memoised: the library re-renders on every filter, the tree only when the suites or the choice change. */
 export const SuiteTree = memo(function SuiteTree({
@@ -46,12 +27,99 @@ export const SuiteTree = memo(function SuiteTree({
   onSelect: (suite: string | undefined) => void;
   canWrite: boolean;
 }) {
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<SuiteDialogKind | null>(null);
   const roots = suiteTree(suites);
+  const node = (suite: SuiteNode<ManualSuite>) => (
+    <SuiteItem
+      key={suite.suite._id}
+      node={suite}
+      selected={selected}
+      onSelect={onSelect}
+      onChoose={canWrite ? setDialog : null}
+    />
+  );
 
-  // A row per suite: the suite's link, and beside it (not inside it: no control nests in another) its menu.
-  const renderNode = (node: SuiteNode<ManualSuite>) => (
-    <li key={node.suite._id}>
+  return (
+    <Stack gap={4} component="nav" aria-label="Suites">
+      <SuitesHeading canWrite={canWrite} onNew={() => setDialog({ kind: 'create', parentId: null })} />
+      <FixedEntries selected={selected} onSelect={onSelect} />
+      <ul className={classes.tree}>{roots.map(node)}</ul>
+      {dialog ? (
+        <SuiteDialog
+          projectId={projectId}
+          suites={suites}
+          dialog={dialog}
+          onClose={() => setDialog(null)}
+          onDeleted={(suiteId) => selected === suiteId && onSelect(undefined)}
+        />
+      ) : null}
+    </Stack>
+  );
+});
+
+/** "All cases" and "Unassigned", above the suites. */
+function FixedEntries({
+  selected,
+  onSelect,
+}: {
+  selected: string | undefined;
+  onSelect: (suite: string | undefined) => void;
+}) {
+  return (
+    <>
+      <NavLink
+        component="button"
+        label="All cases"
+        active={selected === undefined}
+        aria-current={selected === undefined ? 'true' : undefined}
+        onClick={() => onSelect(undefined)}
+      />
+      <NavLink
+        component="button"
+        label="Unassigned"
+        active={selected === UNASSIGNED}
+        aria-current={selected === UNASSIGNED ? 'true' : undefined}
+        onClick={() => onSelect(UNASSIGNED)}
+      />
+    </>
+  );
+}
+
+function SuitesHeading({ canWrite, onNew }: { canWrite: boolean; onNew: () => void }) {
+  return (
+    <Group justify="space-between">
+      <Text fw={700} size="sm">
+        Suites
+      </Text>
+      {canWrite ? (
+        <Button
+          size="compact-xs"
+          variant="default"
+          leftSection={<IconFolderPlus size={14} aria-hidden />}
+          onClick={onNew}
+        >
+          New suite
+        </Button>
+      ) : null}
+    </Group>
+  );
+}
+
+/** A row per suite: the suite's link, and beside it (not inside it: no control nests in another) its menu. */
+function SuiteItem({
+  node,
+  selected,
+  onSelect,
+  onChoose,
+}: {
+  node: SuiteNode<ManualSuite>;
+  selected: string | undefined;
+  onSelect: (suite: string | undefined) => void;
+  /** Null for a reader: no menu. */
+  onChoose: ((dialog: SuiteDialogKind) => void) | null;
+}) {
+  return (
+    <li>
       <Group gap={2} wrap="nowrap" pl={node.depth * 14}>
         <NavLink
           component="button"
@@ -69,58 +137,26 @@ export const SuiteTree = memo(function SuiteTree({
           noWrap
           style={{ flex: 1 }}
         />
-        {canWrite ? <SuiteMenu suite={node.suite} onChoose={(next) => setDialog(next)} /> : null}
+        {onChoose ? <SuiteMenu suite={node.suite} onChoose={onChoose} /> : null}
       </Group>
-      {node.children.length > 0 ? <ul className={classes.tree}>{node.children.map(renderNode)}</ul> : null}
+      {node.children.length > 0 ? (
+        <ul className={classes.tree}>
+          {node.children.map((child) => (
+            <SuiteItem
+              key={child.suite._id}
+              node={child}
+              selected={selected}
+              onSelect={onSelect}
+              onChoose={onChoose}
+            />
+          ))}
+        </ul>
+      ) : null}
     </li>
   );
+}
 
-  return (
-    <Stack gap={4} component="nav" aria-label="Suites">
-      <Group justify="space-between">
-        <Text fw={700} size="sm">
-          Suites
-        </Text>
-        {canWrite ? (
-          <Button
-            size="compact-xs"
-            variant="default"
-            leftSection={<IconFolderPlus size={14} aria-hidden />}
-            onClick={() => setDialog({ kind: 'create', parentId: null })}
-          >
-            New suite
-          </Button>
-        ) : null}
-      </Group>
-      <NavLink
-        component="button"
-        label="All cases"
-        active={selected === undefined}
-        aria-current={selected === undefined ? 'true' : undefined}
-        onClick={() => onSelect(undefined)}
-      />
-      <NavLink
-        component="button"
-        label="Unassigned"
-        active={selected === UNASSIGNED}
-        aria-current={selected === UNASSIGNED ? 'true' : undefined}
-        onClick={() => onSelect(UNASSIGNED)}
-      />
-      <ul className={classes.tree}>{roots.map(renderNode)}</ul>
-      {dialog ? (
-        <SuiteDialog
-          projectId={projectId}
-          suites={suites}
-          dialog={dialog}
-          onClose={() => setDialog(null)}
-          onDeleted={(suiteId) => selected === suiteId && onSelect(undefined)}
-        />
-      ) : null}
-    </Stack>
-  );
-});
-
-function SuiteMenu({ suite, onChoose }: { suite: ManualSuite; onChoose: (dialog: Dialog) => void }) {
+function SuiteMenu({ suite, onChoose }: { suite: ManualSuite; onChoose: (dialog: SuiteDialogKind) => void }) {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -137,97 +173,5 @@ function SuiteMenu({ suite, onChoose }: { suite: ManualSuite; onChoose: (dialog:
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
-  );
-}
-
-const ROOT = '(top level)';
-
-/** The parents a select offers, indented by depth, "(top level)" first. */
-function parentOptions(suites: ManualSuite[]) {
-  return [
-    { value: ROOT, label: 'Top level' },
-    ...flattenTree(suiteTree(suites)).map((node) => ({
-      value: node.suite._id,
-      label: `${'  '.repeat(node.depth)}${node.suite.name}`,
-    })),
-  ];
-}
-
-function SuiteDialog({
-  projectId,
-  suites,
-  dialog,
-  onClose,
-  onDeleted,
-}: {
-  projectId: string;
-  suites: ManualSuite[];
-  dialog: Dialog;
-  onClose: () => void;
-  onDeleted: (suiteId: string) => void;
-}) {
-  const [name, setName] = useState(dialog.kind === 'rename' ? dialog.suite.name : '');
-  const [parent, setParent] = useState<string>(
-    dialog.kind === 'create'
-      ? (dialog.parentId ?? ROOT)
-      : dialog.kind === 'move'
-        ? (dialog.suite.parentId ?? ROOT)
-        : ROOT,
-  );
-  const save = useSuiteChange(projectId, () => {
-    if (dialog.kind === 'delete') onDeleted(dialog.suite._id);
-    onClose();
-  });
-  const change = (): SuiteChange => {
-    const parentId = parent === ROOT ? null : parent;
-    if (dialog.kind === 'create') return { kind: 'create', name, parentId };
-    const suiteId = dialog.suite._id;
-    if (dialog.kind === 'delete') return { kind: 'delete', suiteId };
-    return dialog.kind === 'rename' ? { kind: 'rename', suiteId, name } : { kind: 'move', suiteId, parentId };
-  };
-  const title = {
-    create: 'New suite',
-    rename: 'Rename suite',
-    move: 'Move suite',
-    delete: 'Delete suite',
-  }[dialog.kind];
-  return (
-    <DialogForm
-      title={title}
-      onClose={onClose}
-      onSubmit={() => save.mutate(change())}
-      pending={save.isPending}
-      error={save.error}
-      submit={dialog.kind === 'delete' ? 'Delete' : dialog.kind === 'create' ? 'Create' : 'Save'}
-      disabled={(dialog.kind === 'create' || dialog.kind === 'rename') && name.trim() === ''}
-      danger={dialog.kind === 'delete'}
-    >
-      {dialog.kind === 'create' || dialog.kind === 'rename' ? (
-        <TextInput
-          label="Name"
-          required
-          data-autofocus
-          maxLength={500}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-      ) : null}
-      {dialog.kind === 'create' || dialog.kind === 'move' ? (
-        <Select
-          label="Parent suite"
-          data={parentOptions(dialog.kind === 'move' ? possibleParents(suites, dialog.suite._id) : suites)}
-          value={parent}
-          onChange={(value) => setParent(value ?? ROOT)}
-          allowDeselect={false}
-          searchable
-        />
-      ) : null}
-      {dialog.kind === 'delete' ? (
-        <Text size="sm">
-          Delete the suite “{dialog.suite.name}”? Only an empty suite can be deleted: move its cases and
-          sub-suites out first.
-        </Text>
-      ) : null}
-    </DialogForm>
   );
 }
