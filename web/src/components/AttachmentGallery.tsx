@@ -28,15 +28,7 @@ import { useAttachmentChanges } from './useAttachmentChanges';
 
 export { uploadBody, type Attachment, type GalleryWords } from './attachments';
 
-export function AttachmentGallery({
-  words,
-  attachments,
-  canWrite,
-  columns = { base: 2, sm: 3 },
-  upload,
-  remove,
-  onChanged,
-}: {
+export interface AttachmentGalleryProps {
   words: GalleryWords;
   attachments: Attachment[];
   canWrite: boolean;
@@ -48,7 +40,17 @@ export function AttachmentGallery({
   remove: (file: Attachment) => Promise<unknown>;
   /** After an upload or a removal: the owner is read again. */
   onChanged: () => Promise<unknown>;
-}) {
+}
+
+export function AttachmentGallery({
+  words,
+  attachments,
+  canWrite,
+  columns = { base: 2, sm: 3 },
+  upload,
+  remove,
+  onChanged,
+}: AttachmentGalleryProps) {
   const headingId = useId();
   const [opened, setOpened] = useState<Attachment | null>(null);
   const changes = useAttachmentChanges({ canWrite, upload, remove, onChanged });
@@ -77,32 +79,48 @@ export function AttachmentGallery({
           canWrite={canWrite}
           columns={columns}
           onOpen={setOpened}
-          onRemove={(file) => {
-            removal.reset();
-            setRemoving(file);
-          }}
+          onRemove={changes.askRemoval}
         />
       </Stack>
-      <ConfirmDialog
-        opened={removing !== null}
-        title={words.removeTitle}
-        confirmLabel="Remove"
-        pending={removal.isPending}
-        error={removal.error}
-        onConfirm={() => removing && removal.mutate(removing)}
-        onClose={() => setRemoving(null)}
-      >
-        {removing ? words.removeQuestion(removing) : null}
-      </ConfirmDialog>
-      <Modal
-        opened={opened !== null}
-        onClose={() => setOpened(null)}
-        title={opened?.originalFileName}
-        size="auto"
-      >
-        {opened ? <Image src={opened.blobUrl} alt={opened.originalFileName} maw="90vw" mah="80vh" /> : null}
-      </Modal>
+      <RemoveDialog words={words} removing={removing} removal={removal} onClose={() => setRemoving(null)} />
+      <FullSize file={opened} onClose={() => setOpened(null)} />
     </Card>
+  );
+}
+
+/** An image full size, over the page. */
+function FullSize({ file, onClose }: { file: Attachment | null; onClose: () => void }) {
+  return (
+    <Modal opened={file !== null} onClose={onClose} title={file?.originalFileName} size="auto">
+      {file ? <Image src={file.blobUrl} alt={file.originalFileName} maw="90vw" mah="80vh" /> : null}
+    </Modal>
+  );
+}
+
+/** Asks before the file is removed; the removal's error shows in it. */
+function RemoveDialog({
+  words,
+  removing,
+  removal,
+  onClose,
+}: {
+  words: GalleryWords;
+  removing: Attachment | null;
+  removal: ReturnType<typeof useAttachmentChanges>['removal'];
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      opened={removing !== null}
+      title={words.removeTitle}
+      confirmLabel="Remove"
+      pending={removal.isPending}
+      error={removal.error}
+      onConfirm={() => removing && removal.mutate(removing)}
+      onClose={onClose}
+    >
+      {removing ? words.removeQuestion(removing) : null}
+    </ConfirmDialog>
   );
 }
 

@@ -42,7 +42,12 @@ export function useAttachmentChanges({
   const send = (files: File[]) => {
     if (files.length > 0 && !uploads.isPending) uploads.mutate(files);
   };
-  return { uploads, uploading, send, removal, removing, setRemoving, ...useDrop(canWrite, send) };
+  /** A file's remove button: its dialog opens without the last removal's error. */
+  const askRemoval = (file: Attachment) => {
+    removal.reset();
+    setRemoving(file);
+  };
+  return { uploads, uploading, send, removal, removing, setRemoving, askRemoval, ...useDrop(canWrite, send) };
 }
 
 /** Dropping files on the gallery (writers only) sends them; `dragging` while files are held over it. */
