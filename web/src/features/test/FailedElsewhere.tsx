@@ -5,15 +5,42 @@ import { formatAgo, formatTime } from '../../components/format';
 import type { HistoryItem } from './HistoryOutcomes';
 import { plain } from './plain';
 
-export function FailedElsewhere({
-  items,
-  projectId,
-  caseId,
-}: {
-  items: HistoryItem[];
+interface Place {
   projectId: string;
   caseId: string;
-}) {
+}
+
+function FailedRow({ item, projectId, caseId }: Place & { item: HistoryItem }) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <AnchorLink
+          to="/projects/$projectId/runs/$runId/tests/$caseId"
+          params={{ projectId, runId: item.runId, caseId }}
+          search={item.project ? { project: item.project } : {}}
+          size="sm"
+        >
+          #{item.counter}
+        </AnchorLink>
+      </Table.Td>
+      <Table.Td>{item.branch ?? '—'}</Table.Td>
+      <Table.Td>{item.environment ?? '—'}</Table.Td>
+      <Table.Td>{item.project ?? '—'}</Table.Td>
+      <Table.Td maw={360}>
+        <Text size="xs" className="mono" lineClamp={1}>
+          {item.errorMessage ? plain(item.errorMessage).split('\n')[0] : '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="xs" title={formatTime(item.startedAt)}>
+          {formatAgo(item.startedAt)}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+export function FailedElsewhere({ items, projectId, caseId }: Place & { items: HistoryItem[] }) {
   return (
     <Table>
       <Table.Thead>
@@ -28,31 +55,12 @@ export function FailedElsewhere({
       </Table.Thead>
       <Table.Tbody>
         {items.map((item) => (
-          <Table.Tr key={`${item.runId}:${item.project ?? ''}`}>
-            <Table.Td>
-              <AnchorLink
-                to="/projects/$projectId/runs/$runId/tests/$caseId"
-                params={{ projectId, runId: item.runId, caseId }}
-                search={item.project ? { project: item.project } : {}}
-                size="sm"
-              >
-                #{item.counter}
-              </AnchorLink>
-            </Table.Td>
-            <Table.Td>{item.branch ?? '—'}</Table.Td>
-            <Table.Td>{item.environment ?? '—'}</Table.Td>
-            <Table.Td>{item.project ?? '—'}</Table.Td>
-            <Table.Td maw={360}>
-              <Text size="xs" className="mono" lineClamp={1}>
-                {item.errorMessage ? plain(item.errorMessage).split('\n')[0] : '—'}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="xs" title={formatTime(item.startedAt)}>
-                {formatAgo(item.startedAt)}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
+          <FailedRow
+            key={`${item.runId}:${item.project ?? ''}`}
+            item={item}
+            projectId={projectId}
+            caseId={caseId}
+          />
         ))}
       </Table.Tbody>
     </Table>
