@@ -83,18 +83,17 @@ function TokenRow({
         </Badge>
       </Table.Td>
       <Table.Td>
-        {status === 'active' ? (
-          <Button
-            size="compact-xs"
-            variant="default"
-            onClick={() => onRevoke(token)}
-            aria-label={`Revoke ${label}`}
-          >
-            Revoke
-          </Button>
-        ) : null}
+        {status === 'active' ? <RevokeButton label={label} onRevoke={() => onRevoke(token)} /> : null}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+function RevokeButton({ label, onRevoke }: { label: string; onRevoke: () => void }) {
+  return (
+    <Button size="compact-xs" variant="default" onClick={onRevoke} aria-label={`Revoke ${label}`}>
+      Revoke
+    </Button>
   );
 }
 
