@@ -16,7 +16,8 @@ export interface FunctionSize {
   lines: number;
 }
 
-function sourceFiles(target: string): string[] {
+/** The source files under a folder (or the file itself), tests left out. */
+export function sourceFiles(target: string): string[] {
   if (!statSync(target).isDirectory()) return [target];
   return readdirSync(target).flatMap((name) => {
     if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) return [];
