@@ -23,8 +23,8 @@ function NoRuns({ projectId, filtered }: { projectId: string; filtered: boolean 
     <EmptyState title="No run matches these filters">Clear a filter to see more runs.</EmptyState>
   ) : (
     <EmptyState title="No runs yet">
-      Send one with <code>@verdict/playwright-reporter</code>, <code>verdict import</code>, or the API (
-      <code>POST /api/public/v1/{projectId}/test-runs</code>).
+      Send one with <code>@verdict/playwright-reporter</code>, <code>npx @verdict/cli import</code>, or the
+      API (<code>POST /api/public/v1/{projectId}/test-runs</code>).
     </EmptyState>
   );
 }
