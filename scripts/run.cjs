@@ -16,8 +16,13 @@ const { runComponentTests, runWebTests } = require('./web-tests.cjs');
 const { root, node22, log, run, watchParent, provisionInfra, stopInfra } = require('./lib.cjs');
 
 const stampFile = path.join(root, 'node_modules', '.verdict-install-stamp');
-/** The TypeScript projects `npm run typecheck` checks: Node code, the web app (DOM), its browser tests. */
-const TS_PROJECTS = ['tsconfig.json', 'web/tsconfig.json', 'web/tsconfig.tests.json'];
+/** The TypeScript projects `npm run typecheck` checks: Node code, the web app (DOM), its unit tests, its browser tests. */
+const TS_PROJECTS = [
+  'tsconfig.json',
+  'web/tsconfig.json',
+  'web/tsconfig.unit.json',
+  'web/tsconfig.tests.json',
+];
 
 function manifestsDigest() {
   const hash = crypto.createHash('sha256');

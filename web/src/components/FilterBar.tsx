@@ -1,35 +1,13 @@
-import { Group, NumberInput, Select, TextInput, type ComboboxData } from '@mantine/core';
+import { Group, NumberInput, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback, useHotkeys } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { memo, useRef, type RefObject } from 'react';
+import type { FilterField } from './filterFields';
+
+export type { FilterField } from './filterFields';
 
 /** Typing waits this long for a pause before it changes the URL (and asks the API). */
 const TYPING_PAUSE_MS = 300;
-
-/**
- * One control of a filter bar, described: a text typed (the URL follows once typing pauses), a value picked
- * among options, or a number in a range. `key` is the URL's search parameter it sets.
- */
-export type FilterField<K extends string = string> =
-  | {
-      kind: 'text';
-      key: K;
-      label: string;
-      placeholder: string;
-      width: number;
-      /** The page's main search: a magnifier in it, and `/` focuses it. */
-      main?: boolean;
-    }
-  | {
-      kind: 'select';
-      key: K;
-      label: string;
-      placeholder: string;
-      options: ComboboxData;
-      width: number;
-      searchable?: boolean;
-    }
-  | { kind: 'number'; key: K; label: string; min: number; max: number; fallback: number; width: number };
 
 type Value = string | number | undefined;
 

@@ -7,7 +7,7 @@ import { unwrap } from '@verdict/client';
 import { verdict, type WriteBody } from '../../api/client';
 import { manualCaseQuery, manualCasesKey, manualSuitesQuery } from '../../api/manual';
 import type { ManualCase } from '../../api/queries';
-import { uploadBody } from '../../components/AttachmentGallery';
+import { uploadBody } from '../../components/attachments';
 import type { CaseField } from '../../components/manualValues';
 
 export type CasePatch = WriteBody<'/{projectId}/manual-test-cases/{caseId}', 'patch'>;

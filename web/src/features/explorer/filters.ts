@@ -1,6 +1,6 @@
 /** The explorer's filter fields, and its URL search values turned into the explorer's query. */
 import type { ExplorerQuery, ProjectFilters } from '../../api/queries';
-import type { FilterField } from '../../components/FilterBar';
+import type { FilterField } from '../../components/filterFields';
 import { EXPLORER_STATUSES, type ExplorerSearch } from './search';
 
 export const PAGE_SIZE = 50;

@@ -4,7 +4,7 @@ import { unwrap } from '@verdict/client';
 import { verdict, type WriteBody } from '../../api/client';
 import { manualRunsQuery, releasesQuery } from '../../api/manual';
 import { LIVE_INTERVAL_MS, type ManualRunCase, type ManualRunDetail } from '../../api/queries';
-import { uploadBody } from '../../components/AttachmentGallery';
+import { uploadBody } from '../../components/attachments';
 import type { Verdict } from './verdicts';
 
 /** A manual run with its cases: asked again every 5 s while shown, so testers see each other's verdicts. */

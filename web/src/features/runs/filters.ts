@@ -1,6 +1,6 @@
 /** The runs page's filter fields, and its URL search values turned into the list's query. */
 import type { ProjectFilters, RunListQuery } from '../../api/queries';
-import type { FilterField } from '../../components/FilterBar';
+import type { FilterField } from '../../components/filterFields';
 import { DATE_RANGES, type RunsSearch } from './search';
 
 export const PAGE_SIZE = 50;

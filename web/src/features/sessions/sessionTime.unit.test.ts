@@ -19,7 +19,7 @@ describe('an exploratory session', () => {
   });
 
   it('when notes are saved, then a non-blank finding is added after the others, a blank one is not', () => {
-    const findings = [{ title: 'Crash', issueKey: null }];
+    const findings = [{ title: 'Crash', description: '', severity: 'major' as const, issueKey: null }];
     expect(notesAndFindings('n', '  ', findings)).toEqual({ notes: 'n' });
     expect(notesAndFindings('n', ' Slow ', findings)).toEqual({
       notes: 'n',
