@@ -18,12 +18,15 @@ describe('an exploratory session', () => {
     expect(timeBoxOf(50, 45)).toBe(' · time box 45 min (5 min over)');
   });
 
-  it('when notes are saved, then a non-blank finding is added after the others, a blank one is not', () => {
+  it('when notes are saved, then a non-blank finding is added after the others (kept as they were), a blank one is not', () => {
     const findings = [{ title: 'Crash', description: '', severity: 'major' as const, issueKey: null }];
     expect(notesAndFindings('n', '  ', findings)).toEqual({ notes: 'n' });
     expect(notesAndFindings('n', ' Slow ', findings)).toEqual({
       notes: 'n',
-      findings: [{ title: 'Crash', issueKey: undefined }, { title: 'Slow' }],
+      findings: [
+        { title: 'Crash', description: '', severity: 'major', issueKey: undefined },
+        { title: 'Slow' },
+      ],
     });
   });
 });
