@@ -155,6 +155,7 @@ const CaseRow = memo(function CaseRow({
           />
         </td>
       ) : null}
+      <td className="mono">{row.caseId}</td>
       <td className={classes.caseTitle}>
         <CaseTitle projectId={projectId} row={row} />
       </td>
