@@ -2,7 +2,7 @@
 import { Card, Group, Table, Text, Title } from '@mantine/core';
 import type { Dashboard } from '../../api/queries';
 import { AnchorLink } from '../../components/AnchorLink';
-import { RunStatus, StatCounts } from '../../components/badges';
+import { RunLeadCells } from '../../components/RunLeadCells';
 import { formatAgo, formatTime } from '../../components/format';
 
 type RecentRun = Dashboard['recentRuns'][number];
@@ -10,22 +10,7 @@ type RecentRun = Dashboard['recentRuns'][number];
 function RecentRunRow({ run, projectId }: { run: RecentRun; projectId: string }) {
   return (
     <Table.Tr key={run.id}>
-      <Table.Td>
-        <AnchorLink
-          to="/projects/$projectId/runs/$runId"
-          params={{ projectId, runId: run.id }}
-          size="sm"
-          fw={600}
-        >
-          #{run.counter} {run.title ?? ''}
-        </AnchorLink>
-      </Table.Td>
-      <Table.Td>
-        <RunStatus status={run.status} outcome={run.outcome} />
-      </Table.Td>
-      <Table.Td>
-        <StatCounts stats={run.stats} />
-      </Table.Td>
+      <RunLeadCells run={run} projectId={projectId} />
       <Table.Td>{run.branch ?? '—'}</Table.Td>
       <Table.Td>
         <Text size="sm" title={formatTime(run.startedAt)}>

@@ -1,30 +1,13 @@
 /** The runs of a page as a table: number and title, status, counts, branch, environment, commit, start, duration. */
 import { Table, Text } from '@mantine/core';
 import type { RunRecord } from '../../api/queries';
-import { AnchorLink } from '../../components/AnchorLink';
-import { RunStatus, StatCounts } from '../../components/badges';
+import { RunLeadCells } from '../../components/RunLeadCells';
 import { formatAgo, formatDuration, formatTime, shortSha } from '../../components/format';
 
 function RunRow({ run, projectId }: { run: RunRecord; projectId: string }) {
   return (
     <Table.Tr key={run.id}>
-      <Table.Td maw={320}>
-        <AnchorLink
-          to="/projects/$projectId/runs/$runId"
-          params={{ projectId, runId: run.id }}
-          fw={600}
-          size="sm"
-          lineClamp={1}
-        >
-          #{run.counter} {run.title ?? ''}
-        </AnchorLink>
-      </Table.Td>
-      <Table.Td>
-        <RunStatus status={run.status} outcome={run.outcome} />
-      </Table.Td>
-      <Table.Td>
-        <StatCounts stats={run.stats} />
-      </Table.Td>
+      <RunLeadCells run={run} projectId={projectId} clamp />
       <Table.Td>
         <Text size="sm" lineClamp={1}>
           {run.branch ?? '—'}
