@@ -24,3 +24,4 @@ export * from './analytics';
 export * from './analyticsRoutes';
 export * from './deadLetters';
 export * from './gatewayRoutes';
+export * from './errorSignature';
