@@ -25,3 +25,5 @@ export * from './analyticsRoutes';
 export * from './deadLetters';
 export * from './gatewayRoutes';
 export * from './errorSignature';
+export * from './failureAnalysis';
+export * from './failureAnalysisRoutes';

@@ -4,6 +4,7 @@ import { InstantInput } from './instant';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
 import { Outcome } from './testResults';
+import { RunFailures } from './failureAnalysis';
 
 /**
  * Reads of automated data (API.md, spec §2 and §4.10): the query parameters and answers of the test runs
@@ -34,7 +35,7 @@ function includeOf<const V extends readonly [string, ...string[]]>(values: V) {
     .describe(`Comma-separated sections to add (${values.join(', ')}), or all`);
 }
 
-export const RunSections = ['errors', 'coverage', 'specs', 'artifacts'] as const;
+export const RunSections = ['errors', 'coverage', 'specs', 'artifacts', 'failures'] as const;
 export type RunSection = (typeof RunSections)[number];
 
 export const RunListStatus = z.enum(['running', 'finished', 'passed', 'failed']);
@@ -216,6 +217,8 @@ export const TestRunDetail = TestRunRecord.extend({
   specs: z.array(RunSpec).optional(),
   /** Keyed by each entry of `urls`; null for an entry that matches no artifact of the run. */
   artifacts: z.record(z.string(), ArtifactDownload.nullable()).nullable().optional(),
+  /** Each failed test with its verdict against the run's base branch (include=failures). */
+  failures: RunFailures.optional(),
 });
 export type TestRunDetail = z.infer<typeof TestRunDetail>;
 

@@ -1,6 +1,7 @@
 import {
   analyticsRoutes,
   debugBundleRoutes,
+  failureAnalysisRoutes,
   manualTestingRoutes,
   testResultsImportRoutes,
   testResultsIngestRoutes,
@@ -20,6 +21,7 @@ export const SERVICE_ROUTES = {
     ...testResultsImportRoutes,
     ...testResultsReadRoutes,
     ...debugBundleRoutes,
+    ...failureAnalysisRoutes,
   ],
   'manual-testing': manualTestingRoutes,
   webhooks: webhookRoutes,
