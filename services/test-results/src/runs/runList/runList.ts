@@ -34,6 +34,7 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     file text NOT NULL, outcome text NOT NULL, as_expected boolean, unexpected boolean,
     attempts integer NOT NULL, duration_ms double precision NOT NULL, started_at timestamptz NOT NULL,
     error_attempt integer, error_message text, error_file text, error_line integer,
+    error_signature text, error_signature_text text,
     PRIMARY KEY (run_id, test_case_id, project))`);
   await tx.query(
     `CREATE INDEX IF NOT EXISTS run_tests_history ON ${s}.run_tests (project_id, test_case_id, started_at DESC)`,
@@ -165,6 +166,8 @@ function lifecycleOf(events: readonly StoredEvent[]): Lifecycle[] {
 export function runListProjection(name: string): Projection {
   return {
     name,
+    // 2: run_tests keeps the error signature of the test's latest failed attempt.
+    version: 2,
     canHandle: [...LIFECYCLE, 'test.result-recorded'],
     setup,
     async apply(tx, events, s) {

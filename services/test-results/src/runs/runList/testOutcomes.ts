@@ -2,7 +2,7 @@
  * How a batch of attempts moves the run list: each attempt new to it is added up into its test's run_tests
  * row, and each run's stats move by the difference between those rows' outcomes before and after.
  */
-import { keptInstant } from '@verdict/contracts';
+import { errorSignature, keptInstant } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
 import { NO_PLATFORM, type RecordedResult } from '../../readStore';
 
@@ -40,7 +40,20 @@ function attemptRows(results: readonly RecordedResult[]) {
     error_message: item.error?.message ?? null,
     error_file: item.error?.location?.file ?? null,
     error_line: item.error?.location?.line ?? null,
+    ...signatureColumns(item),
   }));
+}
+
+/** The error signature of a failed attempt (id and readable form); nulls for an attempt without an error. */
+function signatureColumns(item: RecordedResult['item']) {
+  if (!item.error?.message) return { error_signature: null, error_signature_text: null };
+  const signature = errorSignature({
+    message: item.error.message,
+    stack: item.error.stack,
+    location: item.error.location,
+    testFile: item.file,
+  });
+  return { error_signature: signature.id, error_signature_text: signature.text };
 }
 
 /**
@@ -69,7 +82,8 @@ export async function recordAttempts(
        SELECT DISTINCT ON (run_id, test_case_id, project, attempt) *
        FROM json_to_recordset($1::json) AS r(run_id text, test_case_id text, project text, attempt integer,
          project_id text, file text, status text, expected_status text, duration_ms double precision,
-         started_at timestamptz, failed boolean, error_message text, error_file text, error_line integer)
+         started_at timestamptz, failed boolean, error_message text, error_file text, error_line integer,
+         error_signature text, error_signature_text text)
      ),
      inserted AS (
        INSERT INTO ${s}.run_attempts (run_id, test_case_id, project, attempt)
@@ -85,7 +99,10 @@ export async function recordAttempts(
          coalesce(max(b.attempt) FILTER (WHERE b.failed), -1) AS error_attempt,
          (array_agg(b.error_message ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1] AS error_message,
          (array_agg(b.error_file ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1] AS error_file,
-         (array_agg(b.error_line ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1] AS error_line
+         (array_agg(b.error_line ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1] AS error_line,
+         (array_agg(b.error_signature ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1] AS error_signature,
+         (array_agg(b.error_signature_text ORDER BY b.attempt DESC) FILTER (WHERE b.failed))[1]
+           AS error_signature_text
        FROM inserted i JOIN batch b USING (run_id, test_case_id, project, attempt)
        GROUP BY i.run_id, i.test_case_id, i.project
      ),
@@ -99,10 +116,10 @@ export async function recordAttempts(
      after AS (
        INSERT INTO ${s}.run_tests AS run_tests (run_id, test_case_id, project, project_id, file, outcome,
          as_expected, unexpected, attempts, duration_ms, started_at, error_attempt, error_message, error_file,
-         error_line)
+         error_line, error_signature, error_signature_text)
        SELECT run_id, test_case_id, project, project_id, file, ${OUTCOME_OF('as_expected', 'unexpected')},
          as_expected, unexpected, attempts, duration_ms, started_at, error_attempt, error_message, error_file,
-         error_line
+         error_line, error_signature, error_signature_text
        FROM fresh
        ON CONFLICT (run_id, test_case_id, project) DO UPDATE SET
          outcome = ${OUTCOME_OF(`(${asExpected})`, `(${unexpected})`)},
@@ -114,6 +131,8 @@ export async function recordAttempts(
          error_message = ${latestError('error_message')},
          error_file = ${latestError('error_file')},
          error_line = ${latestError('error_line')},
+         error_signature = ${latestError('error_signature')},
+         error_signature_text = ${latestError('error_signature_text')},
          error_attempt = GREATEST(run_tests.error_attempt, EXCLUDED.error_attempt)
        RETURNING run_id, outcome
      ),
