@@ -15,15 +15,21 @@ import { createTransport, type AttemptRequest, type FetchLike } from './transpor
 import type {
   AddResultsSummary,
   ArtifactSummary,
+  CompareQuery,
   CoverageBody,
   CoverageReport,
   DebugBundle,
   DebugBundleQuery,
+  ErrorGroupDetail,
+  ErrorGroupList,
+  ErrorGroupQuery,
+  ErrorGroupsQuery,
   FinishRunBody,
   ImportQuery,
   paths,
   ResultItem,
   RunDetail,
+  RunComparison,
   RunDetailQuery,
   RunList,
   ListRunsQuery,
@@ -118,6 +124,16 @@ export interface VerdictClient {
     options?: CallOptions,
   ): Promise<DebugBundle>;
   debugBundleMarkdown(query: Omit<DebugBundleQuery, 'as'>, options?: CallOptions): Promise<string>;
+  /** What changed between a run and its base (`base`, `baseBranch`, else the run's own base branch). */
+  compareRuns(runId: string, query?: CompareQuery, options?: CallOptions): Promise<RunComparison>;
+  /** A page of error groups: failed attempts grouped by error signature. */
+  listErrorGroups(query?: ErrorGroupsQuery, options?: CallOptions): Promise<ErrorGroupList>;
+  /** One error group, with the tests and runs it hit. */
+  getErrorGroup(
+    signatureId: string,
+    query?: ErrorGroupQuery,
+    options?: CallOptions,
+  ): Promise<ErrorGroupDetail>;
   /** Imports JUnit XML as a finished run; importing the same report again answers its run. */
   importJunit(report: ReportSource, query?: ImportQuery, options?: CallOptions): Promise<StartedRun>;
   /** Imports a report of Playwright's `json` reporter (the object, its text, or its file). */
@@ -443,6 +459,33 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         });
       }
       return result.data as unknown as string;
+    },
+
+    async compareRuns(runId, query, call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/test-runs/{runId}/compare', {
+        params: { path: { projectId, runId }, ...(query ? { query } : {}) },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
+    },
+
+    async listErrorGroups(query, call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/errors', {
+        params: { path: { projectId }, ...(query ? { query } : {}) },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET');
+    },
+
+    async getErrorGroup(signatureId, query, call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/errors/{signatureId}', {
+        params: { path: { projectId, signatureId }, ...(query ? { query } : {}) },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
     },
 
     async importJunit(report, query, call) {

@@ -36,3 +36,12 @@ export type { FetchLike } from './transport';
 export type * from './types';
 export { VERSION } from './generated/version';
 export { MANUAL_CASE_VALUES, RUN_CASE_RESULTS } from './generated/values';
+export {
+  CATEGORY_LABELS,
+  renderComparison,
+  renderRunSummary,
+  testPageUrl,
+  type RenderOptions,
+  type RunSummaryInput,
+} from './summary/markdown';
+export { loadRunSummary, type LoadSummaryOptions } from './summary/load';

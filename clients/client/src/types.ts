@@ -35,6 +35,9 @@ type ListRuns = Operation<'/{projectId}/test-runs', 'get'>;
 type ImportJunit = Operation<'/{projectId}/imports/junit', 'post'>;
 type DebugBundleOperation = Operation<'/{projectId}/debug-bundle', 'get'>;
 type TokenInfoOperation = Operation<'/{projectId}/token-info', 'get'>;
+type CompareOperation = Operation<'/{projectId}/test-runs/{runId}/compare', 'get'>;
+type ErrorsOperation = Operation<'/{projectId}/errors', 'get'>;
+type ErrorGroupOperation = Operation<'/{projectId}/errors/{signatureId}', 'get'>;
 
 /** The body of "start a run" (`ciRunId`, `title`, `branch`, `commit`, `ci`, `shard`…). */
 export type StartRunBody = JsonBody<StartRun>;
@@ -63,6 +66,20 @@ export type DebugBundleQuery = QueryOf<DebugBundleOperation>;
 /** The JSON debug bundle: `data` (by `scope`: run, suite or test) and, for runs and suites, `pagination`. */
 export type DebugBundle = JsonAnswer<DebugBundleOperation, 200>;
 export type TokenInfo = DataOf<TokenInfoOperation, 200>;
+/** What changed between a run and its base: `base` (null with `noBaseReason`) and a count and items per category. */
+export type RunComparison = DataOf<CompareOperation, 200>;
+/** `base` (a run id) or `baseBranch`, and the duration thresholds. */
+export type CompareQuery = QueryOf<CompareOperation>;
+/** A run's failures with their verdicts (`include=failures` on the run). */
+export type RunFailures = NonNullable<RunDetail['failures']>;
+/** One failed test of a run: `verdict` and `signature`. */
+export type RunFailure = RunFailures['items'][number];
+/** A page of error groups: `data` and `pagination`. */
+export type ErrorGroupList = JsonAnswer<ErrorsOperation, 200>;
+export type ErrorGroupsQuery = QueryOf<ErrorsOperation>;
+/** One error group with the tests and runs it hit. */
+export type ErrorGroupDetail = DataOf<ErrorGroupOperation, 200>;
+export type ErrorGroupQuery = QueryOf<ErrorGroupOperation>;
 /** The stable error codes of the error envelope (spec §7 and API.md). */
 // Every error answer shares the envelope; the validation error's is as good as any to name the codes.
 export type ErrorCode =

@@ -53,3 +53,4 @@ export {
   readCoverage,
   type CoverageFormat,
 } from './coverage';
+export { appendStepSummary, stepSummaryFile, type StepSummaryOptions } from './stepSummary';
