@@ -35,6 +35,8 @@ import { specListProjection } from './specs/specList';
 import { caseHistoryProjection } from './testCases/caseHistory';
 import { createDebugBundleRoutes } from './debugBundle/routes';
 import { createReadRoutes } from './reads/routes';
+import { errorGroupsProjection } from './errors/errorGroups';
+import { createErrorRoutes } from './errors/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
 
@@ -56,6 +58,7 @@ export function testResultsReadModels(
     runCoverageProjection(schemas.runCoverage),
     caseHistoryProjection(schemas.caseHistory),
     specListProjection(schemas.specList),
+    errorGroupsProjection(schemas.errors),
   ];
   return slices.map((projection) => ({ ...projection, replaces: [legacy] }));
 }
@@ -216,6 +219,7 @@ export function createTestResultsModule(
         clock: ports.clock,
       }),
       ...createReadRoutes(reads),
+      ...createErrorRoutes(reads),
       ...createDebugBundleRoutes(reads),
     ]);
   }

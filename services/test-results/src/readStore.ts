@@ -29,6 +29,8 @@ export interface TestResultsReadModels {
   caseHistory: string;
   /** The project's spec files and the test cases in each (specs/specList.ts). */
   specList: string;
+  /** Every failed attempt's error signature, and each signature's sample (errors/errorGroups.ts). */
+  errors: string;
 }
 
 /** The read models' schemas: `<prefix>_<read model>`, the prefix being the single read model's schema. */
@@ -40,6 +42,7 @@ export function readModelSchemas(prefix: string = RUNS_READ_MODEL): TestResultsR
     runCoverage: `${prefix}_coverage`,
     caseHistory: `${prefix}_test_cases`,
     specList: `${prefix}_spec_list`,
+    errors: `${prefix}_errors`,
   };
 }
 

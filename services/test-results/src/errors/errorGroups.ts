@@ -1,0 +1,177 @@
+/**
+ * The error groups: every failed attempt (an attempt with an error message) with its error signature, and
+ * each signature of a project with its normalised message, frame and latest raw message. Serves the errors
+ * explorer (errors/queries.ts). One row per attempt, keyed as the attempt is, so applying it again adds
+ * nothing; the runs' branch and environment are copied onto their attempts whichever comes first (results
+ * can be applied before their run.created, from another stream).
+ */
+import {
+  ERROR_SIGNATURE_VERSION,
+  errorSignature,
+  keptInstant,
+  type ErrorSignature,
+  type ResultItem,
+} from '@verdict/contracts';
+import type { Projection, SqlExecutor } from '@verdict/platform';
+import { NO_PLATFORM, resultsOf, testResultsEventOf, type RecordedResult } from '../readStore';
+
+/** The first characters of the latest raw message a group keeps as its sample. */
+export const SAMPLE_CHARS = 2_000;
+
+async function setup(tx: SqlExecutor, s: string): Promise<void> {
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_runs (
+    run_id text PRIMARY KEY, project_id text NOT NULL, branch text, environment text)`);
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_hits (
+    run_id text NOT NULL, test_case_id text NOT NULL, project text NOT NULL, attempt integer NOT NULL,
+    project_id text NOT NULL, signature_id text NOT NULL, occurred_at timestamptz NOT NULL,
+    branch text, environment text,
+    PRIMARY KEY (run_id, test_case_id, project, attempt))`);
+  // The explorer aggregates a project's range; a group's detail reads one signature's range.
+  await tx.query(
+    `CREATE INDEX IF NOT EXISTS error_hits_range ON ${s}.error_hits (project_id, occurred_at)
+     INCLUDE (signature_id, run_id, test_case_id, branch, environment)`,
+  );
+  await tx.query(
+    `CREATE INDEX IF NOT EXISTS error_hits_signature ON ${s}.error_hits (project_id, signature_id, occurred_at)`,
+  );
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_signatures (
+    project_id text NOT NULL, signature_id text NOT NULL, message text NOT NULL, frame_file text,
+    frame_function text, text text NOT NULL, sample_message text NOT NULL, sample_at timestamptz NOT NULL,
+    PRIMARY KEY (project_id, signature_id))`);
+}
+
+const signatures = new WeakMap<ResultItem, ErrorSignature | null>();
+
+/** The signature of a failed attempt, once per item however often a batch asks; null without a message. */
+export function signatureOf(item: ResultItem): ErrorSignature | null {
+  let signature = signatures.get(item);
+  if (signature === undefined) {
+    signature = item.error?.message
+      ? errorSignature({
+          message: item.error.message,
+          stack: item.error.stack,
+          location: item.error.location,
+          testFile: item.file,
+        })
+      : null;
+    signatures.set(item, signature);
+  }
+  return signature;
+}
+
+interface Hit {
+  result: RecordedResult;
+  signature: ErrorSignature;
+  occurredAt: string;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedResult[]): Promise<void> {
+  const hits: Hit[] = [];
+  for (const result of results) {
+    const signature = signatureOf(result.item);
+    if (signature) hits.push({ result, signature, occurredAt: keptInstant(result.item.startedAt) });
+  }
+  if (hits.length === 0) return;
+  await tx.query(
+    `INSERT INTO ${s}.error_hits (run_id, test_case_id, project, attempt, project_id, signature_id,
+       occurred_at, branch, environment)
+     SELECT h.run_id, h.test_case_id, h.project, h.attempt, h.project_id, h.signature_id, h.occurred_at,
+       r.branch, r.environment
+     FROM json_to_recordset($1::json) AS h(run_id text, test_case_id text, project text, attempt integer,
+       project_id text, signature_id text, occurred_at timestamptz)
+     LEFT JOIN ${s}.error_runs r ON r.run_id = h.run_id
+     ON CONFLICT DO NOTHING`,
+    [
+      JSON.stringify(
+        hits.map(({ result, signature, occurredAt }) => ({
+          run_id: result.runId,
+          test_case_id: result.testCaseId,
+          project: result.item.project ?? NO_PLATFORM,
+          attempt: result.item.attempt,
+          project_id: result.projectId,
+          signature_id: signature.id,
+          occurred_at: occurredAt,
+        })),
+      ),
+    ],
+  );
+  await upsertSignatures(tx, s, hits);
+}
+
+/**
+ * The batch's signatures, each with its latest sample (the latest attempt, the greater message on a tie, so
+ * any order of the same attempts keeps the same sample); in key order, so concurrent batches lock in one order.
+ */
+async function upsertSignatures(tx: SqlExecutor, s: string, hits: readonly Hit[]): Promise<void> {
+  const latest = new Map<string, Hit & { sample: string }>();
+  for (const hit of hits) {
+    const key = `${hit.result.projectId}\u0000${hit.signature.id}`;
+    const sample = (hit.result.item.error?.message ?? '').slice(0, SAMPLE_CHARS);
+    const kept = latest.get(key);
+    if (!kept || compare(`${hit.occurredAt}\u0000${sample}`, `${kept.occurredAt}\u0000${kept.sample}`) > 0) {
+      latest.set(key, { ...hit, sample });
+    }
+  }
+  const rows = [...latest.entries()]
+    .sort(([a], [b]) => compare(a, b))
+    .map(([, { result, signature, occurredAt, sample }]) => ({
+      project_id: result.projectId,
+      signature_id: signature.id,
+      message: signature.message,
+      frame_file: signature.frame?.file ?? null,
+      frame_function: signature.frame?.function ?? null,
+      text: signature.text,
+      sample_message: sample,
+      sample_at: occurredAt,
+    }));
+  await tx.query(
+    `INSERT INTO ${s}.error_signatures AS sig (project_id, signature_id, message, frame_file, frame_function,
+       text, sample_message, sample_at)
+     SELECT * FROM json_to_recordset($1::json) AS r(project_id text, signature_id text, message text,
+       frame_file text, frame_function text, text text, sample_message text, sample_at timestamptz)
+     ON CONFLICT (project_id, signature_id) DO UPDATE SET
+       sample_message = EXCLUDED.sample_message, sample_at = EXCLUDED.sample_at
+     WHERE (EXCLUDED.sample_at, EXCLUDED.sample_message) > (sig.sample_at, sig.sample_message)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** A run's branch and environment, kept for its attempts to come and copied onto those already here. */
+async function addRun(
+  tx: SqlExecutor,
+  s: string,
+  run: { runId: string; projectId: string; branch: string | null; environment: string | null },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${s}.error_runs (run_id, project_id, branch, environment) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (run_id) DO NOTHING`,
+    [run.runId, run.projectId, run.branch, run.environment],
+  );
+  await tx.query(
+    `UPDATE ${s}.error_hits h SET branch = r.branch, environment = r.environment
+     FROM ${s}.error_runs r
+     WHERE r.run_id = $1 AND h.run_id = $1
+       AND (h.branch IS DISTINCT FROM r.branch OR h.environment IS DISTINCT FROM r.environment)`,
+    [run.runId],
+  );
+}
+
+/** @example createProjector({ db, projections: [errorGroupsProjection('test_results_read_errors'), …], … }); */
+export function errorGroupsProjection(name: string): Projection {
+  return {
+    name,
+    // A new normalisation (ERROR_SIGNATURE_VERSION) rebuilds the groups as a change of these tables does.
+    version: ERROR_SIGNATURE_VERSION * 100 + 1,
+    canHandle: ['run.created', 'test.result-recorded'],
+    setup,
+    async apply(tx, events, s) {
+      for (const stored of events) {
+        const event = testResultsEventOf(stored);
+        if (event.type === 'run.created') await addRun(tx, s, event.data);
+      }
+      await addHits(tx, s, resultsOf(events));
+    },
+  };
+}
