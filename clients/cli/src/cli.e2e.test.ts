@@ -212,6 +212,81 @@ describe('verdict bundle', () => {
   });
 });
 
+describe('verdict compare and verdict summary', () => {
+  const cart = path.join(junitDir, 'pytest-cart.xml');
+  const checkout = path.join(junitDir, 'pytest-checkout.xml');
+  let baseRun: RunDetail;
+  let run: RunDetail;
+
+  beforeAll(async () => {
+    // The base on main holds the cart report; the run on a branch holds it again, and the checkout report.
+    const base = cli(['import', 'junit', cart, '--branch', 'main', '--ci-run-id', 'compare-base']);
+    baseRun = await settledRun(runIdIn(base.stdout));
+    const branch = cli([
+      'import',
+      'junit',
+      cart,
+      checkout,
+      '--branch',
+      'feature/pay',
+      '--ci-run-id',
+      'compare-run',
+    ]);
+    run = await settledRun(runIdIn(branch.stdout));
+  });
+
+  it('when a run is compared with a base run, then each category is counted and the added tests are the new report’s', async () => {
+    const compared = cli(['compare', '--run', run.id, '--base', baseRun.id]);
+    expect(compared.code).toBe(0);
+    expect(compared.stdout).toContain(`Run #${run.counter} on feature/pay`);
+    expect(compared.stdout).toContain(`compared with run #${baseRun.counter} on main`);
+    const cartAlone = await importedAlone(cart);
+    const checkoutAlone = await importedAlone(checkout);
+    expect(compared.stdout).toMatch(new RegExp(`still failing\\s+${cartAlone.failed}\\n`));
+    expect(compared.stdout).toMatch(new RegExp(`added\\s+${checkoutAlone.total}\\n`));
+    expect(compared.stdout).toMatch(/removed\s+0\n/);
+    const json = cli(['compare', '--run', run.id, '--base', baseRun.id, '--json']);
+    const comparison = JSON.parse(json.stdout) as { base: { id: string }; added: { count: number } };
+    expect(comparison.base.id).toBe(baseRun.id);
+    expect(comparison.added.count).toBe(checkoutAlone.total);
+  });
+
+  it('when no run of the base branch exists, then the comparison says there is no base and exits 0', () => {
+    const compared = cli(['compare', '--run', run.id, '--base-branch', 'no-such-branch']);
+    expect(compared.code).toBe(0);
+    expect(compared.stdout).toContain(`Run #${run.counter} on feature/pay: no base to compare with (`);
+    const json = cli(['compare', '--run', run.id, '--base-branch', 'no-such-branch', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ base: null, noBaseReason: expect.any(String) });
+  });
+
+  it('when the base cannot be told or does not exist, then exit 2 or exit 3 with Verdict’s answer', () => {
+    expect(cli(['compare', '--run', run.id, '--base', baseRun.id, '--base-branch', 'main']).code).toBe(2);
+    expect(cli(['compare', '--base', baseRun.id]).code).toBe(2);
+    expect(cli(['summary', '--run', run.id, '--base', run.id]).code).toBe(2);
+    const unknown = cli(['compare', '--run', run.id, '--base', 'no-such-run']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/\((400|404)\)/);
+  });
+
+  it('when a summary is asked for, then the Markdown holds the counts, each failure’s verdict and signature, the comparison and links', async () => {
+    const summary = cli(['summary', '--run', run.id, '--base', baseRun.id]);
+    expect(summary.code).toBe(0);
+    const runUrl = `${verdict.url}/projects/${verdict.project}/runs/${run.id}`;
+    expect(summary.stdout).toContain(`### ❌ Verdict run #${run.counter}`);
+    expect(summary.stdout).toContain(`[Open run #${run.counter} in Verdict](${runUrl})`);
+    const { passed, failed, flaky, skipped, total } = run.stats;
+    expect(summary.stdout).toContain(`| ${passed} | ${failed} | ${flaky} | ${skipped} | ${total} |`);
+    const { failures } = await client.getRun(run.id, { include: 'failures' });
+    expect(failures?.items).toHaveLength(failed);
+    for (const failure of failures?.items ?? []) {
+      expect(summary.stdout).toContain(`| **${failure.verdict.replace(/-/g, ' ')}** | [`);
+      expect(summary.stdout).toContain(`](${runUrl}/tests/${failure.testCaseId})`);
+      if (failure.signature) expect(summary.stdout).toContain(failure.signature.id);
+    }
+    expect(summary.stdout).toContain(`Run #${run.counter} compared with run #${baseRun.counter} on \`main\``);
+  });
+});
+
 describe('the command line itself', () => {
   it('when asked for help or a version, then it answers on stdout with exit 0; an unknown command or option is exit 2', () => {
     const help = cli(['--help']);

@@ -5,10 +5,12 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bundleCommand } from './commands/bundle';
+import { compareCommand } from './commands/compare';
 import { coverageCommand } from './commands/coverage';
 import { importCommand, type Context } from './commands/import';
 import { replayCommand } from './commands/replay';
 import { runCommand } from './commands/run';
+import { summaryCommand } from './commands/summary';
 import { CliError, EXIT, usageError } from './exitCodes';
 import { createOutput, type Streams } from './output';
 
@@ -22,6 +24,8 @@ Commands:
   coverage <file>                     Add coverage (coverage-summary.json, lcov.info, Cobertura XML) to a run
   run [options] -- <command…>         Run a test command and import the reports it writes
   bundle --run <id> | --case <id>     Print the debug bundle (JSON, or --markdown [--budget N])
+  compare --run <id>                  What changed since the base run: new failures, fixed, slower…
+  summary --run <id>                  Print the run's CI summary as Markdown (PR comment, step summary)
   replay <spool…>                     Send what a reporter kept in its spool while Verdict was unreachable
 
 Connection (every command):
@@ -39,6 +43,8 @@ run:        --junit <glob> (repeatable), --playwright <report.json>: the reports
 coverage:   --run <runId> (default: the run of the ciRunId), --finish
 bundle:     --suite <file>, --attempt N, --platform <project>, --view full|brief|headline, --page N,
             --limit N, --markdown, --budget N
+compare:    --base <runId> | --base-branch <name> (default: the run's base branch), --json
+summary:    --base <runId> | --base-branch <name>
 replay:     --keep (keep the spool once sent)
 
   --quiet              print results only
@@ -157,6 +163,28 @@ async function dispatch(argv: readonly string[], context: Context): Promise<numb
         { ...(values as Record<string, string>), markdown: Boolean(values.markdown) },
         context,
       );
+    }
+    case 'compare':
+    case 'summary': {
+      const { values, positionals } = parse(rest, {
+        ...CONNECTION,
+        run: { type: 'string' },
+        base: { type: 'string' },
+        'base-branch': { type: 'string' },
+        ...(command === 'compare' ? { json: { type: 'boolean' } } : {}),
+      });
+      if (positionals.length > 0) throw usageError(`verdict ${command}: unexpected ${positionals[0]}`);
+      const flags = {
+        url: text(values, 'url'),
+        token: text(values, 'token'),
+        project: text(values, 'project'),
+        run: text(values, 'run'),
+        base: text(values, 'base'),
+        baseBranch: text(values, 'base-branch'),
+      };
+      return command === 'compare'
+        ? compareCommand({ ...flags, json: Boolean(values.json) }, context)
+        : summaryCommand(flags, context);
     }
     case 'replay': {
       const { values, positionals } = parse(rest, { ...CONNECTION, keep: { type: 'boolean' } });
