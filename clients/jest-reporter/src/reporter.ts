@@ -17,6 +17,7 @@ import {
   REPORTER_TIMEOUT_MS,
   resolveSettings,
   startBody,
+  summarizeRun,
   type ReporterOptions,
   type ReporterSettings,
   type RunSender,
@@ -163,6 +164,13 @@ export class VerdictJestReporter {
           `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx @verdict/cli replay ${outcome.spoolFile}`,
         );
       }
+      await summarizeRun({
+        githubSummary: this.options.githubSummary,
+        settings,
+        outcome,
+        userAgent: '@verdict/jest-reporter',
+        log: this.log,
+      });
     } catch (error) {
       this.log(`could not finish reporting: ${(error as Error).message}`);
     }

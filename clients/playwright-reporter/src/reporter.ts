@@ -23,6 +23,7 @@ import {
   REPORTER_TIMEOUT_MS,
   resolveSettings,
   startBody,
+  summarizeRun,
   type ReporterOptions,
   type ReporterSettings,
   type RunSender,
@@ -153,6 +154,13 @@ export class VerdictReporter implements Reporter {
           `${outcome.spooled} result(s) kept in ${outcome.spoolFile}: npx @verdict/cli replay ${outcome.spoolFile}`,
         );
       }
+      await summarizeRun({
+        githubSummary: this.options.githubSummary,
+        settings,
+        outcome,
+        userAgent: '@verdict/playwright-reporter',
+        log: this.log,
+      });
     } catch (error) {
       this.log(`could not finish reporting: ${(error as Error).message}`);
     }

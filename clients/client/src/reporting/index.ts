@@ -53,4 +53,4 @@ export {
   readCoverage,
   type CoverageFormat,
 } from './coverage';
-export { appendStepSummary, stepSummaryFile, type StepSummaryOptions } from './stepSummary';
+export { appendStepSummary, stepSummaryFile, summarizeRun, type StepSummaryOptions } from './stepSummary';

@@ -38,6 +38,8 @@ export interface ReporterOptions {
   spoolDir?: string;
   /** `false` (or `VERDICT_DISABLED=1`) turns the reporter off. */
   enabled?: boolean;
+  /** When `$GITHUB_STEP_SUMMARY` is set, the run's summary is appended to it (default true); `false` turns it off. */
+  githubSummary?: boolean;
 }
 
 export interface ReporterSettings {

@@ -5,7 +5,9 @@
  * one line this answers.
  */
 import { appendFile } from 'node:fs/promises';
-import { loadRunSummary, renderRunSummary, type VerdictClient } from '@verdict/client';
+import { createVerdictClient, loadRunSummary, renderRunSummary, type VerdictClient } from '@verdict/client';
+import type { SenderOutcome } from './sender';
+import { REPORTER_RETRY, REPORTER_TIMEOUT_MS, type ReporterSettings } from './settings';
 
 export interface StepSummaryOptions {
   client: VerdictClient;
@@ -56,5 +58,41 @@ export async function appendStepSummary(options: StepSummaryOptions): Promise<st
     return `summary not written to ${options.file}: ${reason}`;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * What a reporter does once its run is finished: appends the summary to `$GITHUB_STEP_SUMMARY` when that
+ * is set and `githubSummary` is not false, and logs the one line of outcome. Never throws.
+ *
+ * @example await summarizeRun({ githubSummary: options.githubSummary, settings, outcome, userAgent: '@verdict/jest-reporter', log });
+ */
+export async function summarizeRun(options: {
+  githubSummary: boolean | undefined;
+  settings: ReporterSettings;
+  outcome: SenderOutcome;
+  userAgent: string;
+  log(line: string): void;
+  env?: NodeJS.ProcessEnv;
+}): Promise<void> {
+  const { settings, outcome } = options;
+  const file = stepSummaryFile(options.githubSummary, options.env ?? process.env);
+  if (!file || !outcome.runId || !outcome.runUrl) return;
+  if (!outcome.finished) {
+    options.log(`summary not written to ${file}: the run was not finished in Verdict`);
+    return;
+  }
+  try {
+    const client = createVerdictClient({
+      baseUrl: settings.baseUrl,
+      token: settings.token,
+      project: settings.project,
+      retry: REPORTER_RETRY,
+      timeoutMs: REPORTER_TIMEOUT_MS,
+      userAgent: options.userAgent,
+    });
+    options.log(await appendStepSummary({ client, runId: outcome.runId, runUrl: outcome.runUrl, file }));
+  } catch (error) {
+    options.log(`summary not written to ${file}: ${(error as Error).message}`);
   }
 }

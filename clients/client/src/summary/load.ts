@@ -24,6 +24,13 @@ export interface LoadSummaryOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A shard that just finished may not read back finished yet, but when more than one shard is still out,
+ * the run will not finish within the wait: the summary then shows the run as it stands.
+ */
+const awaitsOtherShards = (run: RunDetail) =>
+  run.shards !== null && run.shards.total - run.shards.finished.length > 1;
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Why a comparison could not be read, in a few words. */
@@ -51,7 +58,7 @@ export async function loadRunSummary(
   const read = () => client.getRun(runId, { include: 'failures' }, call);
   const deadline = Date.now() + (options.settleMs ?? 0);
   let run: RunDetail = await read();
-  while (run.status !== 'finished' && Date.now() < deadline) {
+  while (run.status !== 'finished' && !awaitsOtherShards(run) && Date.now() < deadline) {
     await pause(options.pollMs ?? 250);
     run = await read();
   }
