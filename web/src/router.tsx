@@ -11,6 +11,7 @@ import { LoadingState } from './components/states';
 import { analyticsRoute } from './features/analytics/route';
 import { caseRoute, casesRoute } from './features/cases/route';
 import { dashboardRoute } from './features/dashboard/route';
+import { errorGroupRoute, errorsRoute } from './features/errors/route';
 import { explorerRoute } from './features/explorer/route';
 import { flakyRoute } from './features/flaky/route';
 import { manualRunRoute } from './features/manual-runs/route';
@@ -37,6 +38,8 @@ const routeTree = rootRoute.addChildren([
       suiteRoute,
       explorerRoute,
       flakyRoute,
+      errorsRoute,
+      errorGroupRoute,
       dashboardRoute,
       analyticsRoute,
       organizationRoute,

@@ -43,6 +43,9 @@ export type Webhook = Read<'/{projectId}/webhooks'>[number];
 export type WebhookDelivery = Read<'/{projectId}/webhooks/{webhookId}/deliveries'>[number];
 export type OwnToken = Read<'/session/tokens'>[number];
 export type ProjectMember = Read<'/{projectId}/members'>[number];
+export type RunFailures = NonNullable<RunDetail['failures']>;
+export type RunFailure = RunFailures['items'][number];
+export type FailureVerdict = RunFailure['verdict'];
 
 /** The path parameters of a project's operation. */
 export const path = (projectId: string) => ({ path: { projectId } });
@@ -89,6 +92,25 @@ export const runQuery = (projectId: string, runId: string) =>
     staleTime: MINUTE,
     refetchInterval: (query) => (query.state.data?.status === 'running' ? LIVE_INTERVAL_MS : false),
   });
+
+/** A run's failed tests with their verdicts against its base and their error signatures (include=failures). */
+export const runFailuresQuery = (projectId: string, runId: string, status: RunDetail['status']) =>
+  queryOptions({
+    // A running run's verdicts change as it goes: its status is in the key, so they are read again at the end.
+    queryKey: ['run-failures', projectId, runId, status],
+    queryFn: async ({ signal }): Promise<RunFailures | null> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-runs/{runId}', {
+          params: { path: { projectId, runId }, query: { include: 'failures' } },
+          signal,
+        }),
+      ).data.failures ?? null,
+    staleTime: MINUTE,
+  });
+
+/** Where a failure is in a run's failures: its test and platform. */
+export const failureKey = (testCaseId: string, project: string | null) =>
+  `${testCaseId}\u0000${project ?? ''}`;
 
 export const filtersQuery = (projectId: string) =>
   queryOptions({

@@ -7,3 +7,4 @@ import { lazy } from 'react';
 export const DurationChart = lazy(() => import('./DurationChart'));
 export const TrendChart = lazy(() => import('./TrendChart'));
 export const BarsChart = lazy(() => import('./BarsChart'));
+export const Sparkline = lazy(() => import('./Sparkline'));

@@ -31,6 +31,7 @@ const PROJECT_PAGES = [
   { to: '/projects/$projectId/analytics', label: 'Analytics' },
   { to: '/projects/$projectId/explorer', label: 'Explorer' },
   { to: '/projects/$projectId/flaky', label: 'Flaky tests' },
+  { to: '/projects/$projectId/errors', label: 'Errors' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/releases', label: 'Manual runs' },
   { to: '/projects/$projectId/organization', label: 'Organization' },
