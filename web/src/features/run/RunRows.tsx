@@ -1,11 +1,14 @@
 /** One row of the run's list each: a section title, a failure group, a spec file, a test. */
 import { ActionIcon, Badge, Box, Group, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import type { RunFailure } from '../../api/queries';
 import { AnchorLink } from '../../components/AnchorLink';
 import { StatusBadge } from '../../components/badges';
 import { formatDuration, formatNumber } from '../../components/format';
 import type { Row } from '../../components/runRows';
+import { SignatureLink } from '../../components/SignatureLink';
 import { ToneText, toneOf } from '../../components/Tone';
+import { VerdictBadge } from '../../components/VerdictBadge';
 import classes from './RunPage.module.css';
 
 type RowOf<K extends Row['kind']> = Extract<Row, { kind: K }>;
@@ -27,30 +30,52 @@ export function GroupRow({
   row,
   collapsed,
   onToggle,
+  projectId,
+  signatures,
 }: {
   row: RowOf<'group'>;
   collapsed: boolean;
   onToggle: () => void;
+  projectId: string;
+  /** The error groups of its tests: the first, and how many. */
+  signatures?: { first: { id: string; text: string }; count: number } | undefined;
 }) {
   return (
-    <UnstyledButton className={classes.group} aria-expanded={!collapsed} onClick={onToggle}>
-      <Group gap="xs" wrap="nowrap">
-        {collapsed ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
-        <ToneText
-          size="sm"
-          fw={600}
-          tone={toneOf(row.section)}
-          lineClamp={1}
-          className="mono"
-          style={{ flex: 1 }}
-        >
-          {row.message}
-        </ToneText>
-        <Text size="xs" c="dimmed">
-          {formatNumber(row.count)} {row.count === 1 ? 'test' : 'tests'}
-        </Text>
-      </Group>
-    </UnstyledButton>
+    <Group gap="xs" wrap="nowrap" className={classes.group}>
+      <UnstyledButton
+        aria-expanded={!collapsed}
+        onClick={onToggle}
+        className={classes.groupToggle}
+        style={{ flex: 1, minWidth: 0 }}
+      >
+        <Group gap="xs" wrap="nowrap">
+          {collapsed ? <IconChevronRight size={14} /> : <IconChevronDown size={14} />}
+          <ToneText
+            size="sm"
+            fw={600}
+            tone={toneOf(row.section)}
+            lineClamp={1}
+            className="mono"
+            style={{ flex: 1 }}
+          >
+            {row.message}
+          </ToneText>
+          <Text size="xs" c="dimmed">
+            {formatNumber(row.count)} {row.count === 1 ? 'test' : 'tests'}
+          </Text>
+        </Group>
+      </UnstyledButton>
+      {signatures ? (
+        <Group gap={4} wrap="nowrap">
+          <SignatureLink projectId={projectId} signature={signatures.first} />
+          {signatures.count > 1 ? (
+            <Text size="xs" c="dimmed">
+              +{signatures.count - 1}
+            </Text>
+          ) : null}
+        </Group>
+      ) : null}
+    </Group>
   );
 }
 
@@ -102,7 +127,18 @@ export function FileRow({
   );
 }
 
-export function TestRow({ row, projectId, runId }: { row: RowOf<'test'>; projectId: string; runId: string }) {
+export function TestRow({
+  row,
+  projectId,
+  runId,
+  failure,
+}: {
+  row: RowOf<'test'>;
+  projectId: string;
+  runId: string;
+  /** Its verdict and signature, when it failed and the run's failures are known. */
+  failure?: RunFailure | undefined;
+}) {
   const { test } = row;
   return (
     <Group gap="sm" wrap="nowrap" pl={row.depth === 1 ? 28 : 40} className={classes.row}>
@@ -124,6 +160,10 @@ export function TestRow({ row, projectId, runId }: { row: RowOf<'test'>; project
           </Text>
         ) : null}
       </Box>
+      {failure ? <VerdictBadge verdict={failure.verdict} /> : null}
+      {failure?.signature && row.depth === 2 ? (
+        <SignatureLink projectId={projectId} signature={failure.signature} />
+      ) : null}
       {test.project ? (
         <Badge variant="outline" color="gray" size="xs" radius="sm">
           {test.project}

@@ -1,6 +1,7 @@
 /** The run's rows, virtualised against the window: only the rows in view are in the DOM. */
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import { failureKey } from '../../api/queries';
 import type { Row } from '../../components/runRows';
 import { FileRow, GroupRow, SectionRow, TestRow } from './RunRows';
 import classes from './RunPage.module.css';
@@ -20,6 +21,8 @@ function RunRow({ row, state, projectId, runId }: Props & { row: Row }) {
         row={row}
         collapsed={state.collapsed.has(row.key)}
         onToggle={() => state.toggleGroup(row.key)}
+        projectId={projectId}
+        signatures={state.signatures.get(row.key)}
       />
     );
   if (row.kind === 'file')
@@ -31,7 +34,11 @@ function RunRow({ row, state, projectId, runId }: Props & { row: Row }) {
         onToggle={() => state.toggleFile(row.spec.file)}
       />
     );
-  return <TestRow row={row} projectId={projectId} runId={runId} />;
+  const failure =
+    row.test.outcome === 'failed'
+      ? state.verdicts.get(failureKey(row.test.testCaseId, row.test.project))
+      : undefined;
+  return <TestRow row={row} projectId={projectId} runId={runId} failure={failure} />;
 }
 
 export function RunTestList({ state, projectId, runId }: Props) {

@@ -2,7 +2,9 @@
 import { Box, Collapse, Group, Paper, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import type { TestBundle } from '../../api/queries';
+import type { RunFailure, TestBundle } from '../../api/queries';
+import { SignatureLink } from '../../components/SignatureLink';
+import { VerdictBadge } from '../../components/VerdictBadge';
 import { plain } from './plain';
 import { Section } from './Section';
 import classes from './TestPage.module.css';
@@ -28,7 +30,33 @@ function StackTrace({ stack }: { stack: string }) {
   );
 }
 
-export function ErrorSection({ bundle }: { bundle: TestBundle }) {
+/** The failure's verdict against the run's base and its error group, when the run's failures name it. */
+function FailureVerdictLine({ failure, projectId }: { failure: RunFailure; projectId: string }) {
+  return (
+    <Group gap="xs" aria-label="Verdict">
+      <VerdictBadge verdict={failure.verdict} size="sm" />
+      {failure.signature ? (
+        <>
+          <Text size="xs" c="dimmed">
+            Error group
+          </Text>
+          <SignatureLink projectId={projectId} signature={failure.signature} />
+        </>
+      ) : null}
+    </Group>
+  );
+}
+
+export function ErrorSection({
+  bundle,
+  failure,
+  projectId,
+}: {
+  bundle: TestBundle;
+  /** The test's failure in the run, with its verdict and signature (include=failures). */
+  failure?: RunFailure | undefined;
+  projectId: string;
+}) {
   const error = bundle.error;
   if (!error) {
     return (
@@ -51,6 +79,7 @@ export function ErrorSection({ bundle }: { bundle: TestBundle }) {
       }
     >
       <Stack gap="sm">
+        {failure ? <FailureVerdictLine failure={failure} projectId={projectId} /> : null}
         <Paper p="sm" className={classes.error} data-testid="error-message">
           <pre className="pre">{plain(error.message)}</pre>
         </Paper>

@@ -2,11 +2,13 @@
  * One test in one run: its error (message, stack, snippet), the steps around the failure and the whole
  * step tree, its output, its attempts side by side, its artifacts (screenshots inline, videos playable,
  * traces in the self-hosted trace viewer, other files to download), the retry command and the debug
- * bundle as Markdown to copy, and its history across runs. The page of `links.uiUrl`.
+ * bundle as Markdown to copy, and its history across runs. A failure shows its verdict against the run's
+ * base, a link to its error group and, when it is new on its branch, the suspect commits. The page of `links.uiUrl`.
  */
 import { Alert, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
+import { failureKey, runFailuresQuery } from '../../api/queries';
 import { ErrorState, LoadingState } from '../../components/states';
 import { testBundleQuery } from './api';
 import { ArtifactsSection } from './ArtifactsSection';
@@ -17,6 +19,7 @@ import { HistorySection } from './HistorySection';
 import { OutputSection } from './OutputSection';
 import { RetryCommand } from './RetryCommand';
 import { StepsSection } from './StepsSection';
+import { SuspectsSection } from './SuspectsSection';
 import { TestActions } from './TestActions';
 import { TestHeader } from './TestHeader';
 
@@ -29,10 +32,16 @@ export function TestPage() {
     testBundleQuery({ projectId, runId, caseId, attempt: search.attempt, platform: search.project }),
   );
 
+  const status = bundle.data?.meta.finishedAt ? 'finished' : 'running';
+  const failures = useQuery({ ...runFailuresQuery(projectId, runId, status), enabled: bundle.isSuccess });
+
   if (bundle.isPending) return <LoadingState label="Loading the test…" rows={8} />;
   if (bundle.isError) return <ErrorState error={bundle.error} onRetry={() => void bundle.refetch()} />;
   const data = bundle.data;
   const { test, links } = data;
+  const failure = failures.data?.items.find(
+    (item) => failureKey(item.testCaseId, item.project) === failureKey(caseId, test.project),
+  );
 
   return (
     <Stack gap="md">
@@ -50,7 +59,10 @@ export function TestPage() {
         </Alert>
       ) : null}
 
-      <ErrorSection bundle={data} />
+      <ErrorSection bundle={data} failure={failure} projectId={projectId} />
+      {test.outcome === 'failed' ? (
+        <SuspectsSection projectId={projectId} caseId={caseId} branch={data.environment.branch} />
+      ) : null}
       <ArtifactsSection bundle={data} />
       <FailureWindowSection bundle={data} />
       <AttemptsSection bundle={data} />

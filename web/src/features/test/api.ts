@@ -1,7 +1,7 @@
 /** The test page's reads: the test's debug bundle and its history. */
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { verdict } from '../../api/client';
+import { verdict, type Read } from '../../api/client';
 import { MINUTE, path, type TestBundle, type TestCaseDetail } from '../../api/queries';
 
 export interface TestTarget {
@@ -72,3 +72,20 @@ export const loadTestMarkdown = (
     },
     { project: projectId },
   );
+
+export type SuspectCommits = Read<'/{projectId}/test-cases/{caseId}/suspect-commits'>;
+export type SuspectRun = NonNullable<SuspectCommits['lastPass']>;
+
+/** A new failure's last passing run, first failing run and the runs between, on `branch`. */
+export const suspectsQuery = (projectId: string, caseId: string, branch: string | null) =>
+  queryOptions({
+    queryKey: ['suspects', projectId, caseId, branch],
+    queryFn: async ({ signal }): Promise<SuspectCommits> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-cases/{caseId}/suspect-commits', {
+          params: { path: { projectId, caseId }, query: branch ? { branch } : {} },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });
