@@ -132,6 +132,11 @@ export const RunCreated = defineEvent(
     shardTotal: z.number().int().min(1).nullable(),
     startedAt: Timestamp,
     tags: z.array(z.string()),
+    /**
+     * The branch its failures are judged against: the one the start named, else the project's default
+     * branch at that time. Absent from runs created before it was recorded: they use DEFAULT_BASE_BRANCH.
+     */
+    baseBranch: z.string().optional(),
   }),
 );
 
@@ -153,6 +158,31 @@ export const RunShardFinished = defineEvent(
   }),
 );
 
+/** A verdict summary of a finished run's failures (failureAnalysis.ts defines each verdict). */
+export const RunFinishedFailures = z.object({
+  baseBranch: z.string(),
+  baseRunId: z.string().nullable(),
+  counts: z.object({
+    new: z.number().int().min(0),
+    failingOnBase: z.number().int().min(0),
+    knownFlaky: z.number().int().min(0),
+    quarantined: z.number().int().min(0),
+  }),
+  /** The run's new failures, in file and title order, at most 20. */
+  newFailures: z
+    .array(
+      z.object({
+        testCaseId: z.string(),
+        title: z.string(),
+        file: z.string(),
+        project: z.string().nullable(),
+        signatureId: z.string().nullable(),
+      }),
+    )
+    .max(20),
+});
+export type RunFinishedFailures = z.infer<typeof RunFinishedFailures>;
+
 export const RunFinished = defineEvent(
   'run.finished',
   1,
@@ -165,6 +195,12 @@ export const RunFinished = defineEvent(
      * then judge the run by its results.
      */
     status: RunStatus.nullable(),
+    /**
+     * The verdicts of the run's failures against its base branch, decided from the read model when the run
+     * finished (with shards: when the last one did). Absent from events recorded before it existed, and when
+     * the read model could not say.
+     */
+    failures: RunFinishedFailures.optional(),
   }),
 );
 

@@ -35,6 +35,8 @@ export const StartRunRequest = z
     shard: Shard.optional(),
     startedAt: InstantInput.optional(),
     tags: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
+    /** The branch its failures are judged against (a verdict per failure); default: the project's default branch. */
+    baseBranch: z.string().trim().min(1).max(500).optional(),
   })
   .refine((start) => start.ciRunId !== undefined || start.shard === undefined || start.shard.total === 1, {
     error: 'is required with shard: shards join one run by their ciRunId',
