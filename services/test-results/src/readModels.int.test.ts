@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
+import { errorSignature, testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import {
   createFilesystemBlobStore,
   createInProcessBus,
@@ -16,7 +16,7 @@ import {
 } from '@verdict/platform';
 import { uniqueName } from '@verdict/platform/testing';
 import { testDatabases } from '@verdict/platform/testing/databases';
-import { createTestResultsModule, type TestResultsModule } from './module';
+import { createTestResultsModule, testResultsReadModels, type TestResultsModule } from './module';
 import { readModelSchemas } from './readStore';
 import { serveOverHttp } from './testing';
 
@@ -119,6 +119,13 @@ async function seed(module: TestResultsModule): Promise<{ runs: string[]; cases:
   return { runs: [first, sharded, running], cases };
 }
 
+const loginSignature = errorSignature({
+  message: 'Error: logs in broke',
+  stack: `Error: logs in broke\n    at ${LOGIN}:12:3`,
+  location: { file: LOGIN },
+  testFile: LOGIN,
+}).id;
+
 function readsOf({ runs, cases }: { runs: string[]; cases: string[] }): string[] {
   const [first = '', sharded = ''] = runs;
   return [
@@ -137,6 +144,9 @@ function readsOf({ runs, cases }: { runs: string[]; cases: string[] }): string[]
     ]),
     '/specs',
     '/specs?limit=1&page=2',
+    '/errors',
+    '/errors?branch=feature&sortBy=firstSeen&sortOrder=asc',
+    `/errors/${loginSignature}`,
     `/debug-bundle?runId=${first}`,
     `/debug-bundle?runId=${first}&as=markdown`,
     `/debug-bundle?runId=${first}&suiteId=${encodeURIComponent(SHOP)}`,
@@ -230,11 +240,12 @@ describe.each(testDatabases())('the read models rebuilt on $name', (database) =>
     const schemas = Object.values(readModelSchemas(names.readModelSchema));
     for (const schema of schemas) await db.exec(`UPDATE ${schema}.projection_version SET version = 0`);
     expect(await answers(start(), reads)).toEqual(before);
-    for (const schema of schemas) {
+    // Each rebuilt at its code's version.
+    for (const projection of testResultsReadModels(readModelSchemas(names.readModelSchema))) {
       const { rows } = await db.query<{ version: number }>(
-        `SELECT version FROM ${schema}.projection_version`,
+        `SELECT version FROM ${projection.name}.projection_version`,
       );
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: projection.version ?? 1 }]);
     }
 
     // A deployment of the single read model: its schema, no slices.
