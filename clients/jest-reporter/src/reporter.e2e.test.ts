@@ -68,6 +68,9 @@ function runJest(
   };
 }
 
+/** The file GITHUB_STEP_SUMMARY names for one Jest run. */
+const summaryFile = (name: string) => path.join(scratch, `step-summary-${name}.md`);
+
 /** Jest's own count, as Verdict counts tests: a file that failed to load is one failed test. */
 function expectedStats(json: JestJson) {
   const retried = json.testResults
@@ -121,7 +124,12 @@ describe('a Jest run with Verdict up', () => {
 
   beforeAll(async () => {
     jest = runJest(
-      { VERDICT_URL: verdict.url, VERDICT_CI_RUN_ID: 'jest-up', VERDICT_COVERAGE_FILE: coverageFile },
+      {
+        VERDICT_URL: verdict.url,
+        VERDICT_CI_RUN_ID: 'jest-up',
+        VERDICT_COVERAGE_FILE: coverageFile,
+        GITHUB_STEP_SUMMARY: summaryFile('up'),
+      },
       'up',
     );
     run = await settledRun('jest-up', expectedStats(jest.json).total);
@@ -133,6 +141,40 @@ describe('a Jest run with Verdict up', () => {
     expect(run.stats).toMatchObject({ failed: 2, flaky: 1, skipped: 2 });
     expect(run.framework).toEqual({ name: 'jest', version: installedVersion('jest') });
     expect(jest.output).toContain(`[verdict] ${verdict.url}/projects/${verdict.project}/runs/${run.id} (`);
+  });
+
+  it('when GITHUB_STEP_SUMMARY is set, then the finished run’s summary is appended to it: counts, each failure’s verdict and signature, links', async () => {
+    expect(jest.output).toContain(`[verdict] summary appended to ${summaryFile('up')}`);
+    const summary = readFileSync(summaryFile('up'), 'utf8');
+    const runUrl = `${verdict.url}/projects/${verdict.project}/runs/${run.id}`;
+    expect(summary).toContain(`### ❌ Verdict run #${run.counter}`);
+    expect(summary).toContain(`[Open run #${run.counter} in Verdict](${runUrl})`);
+    const { passed, failed, flaky, skipped, total } = run.stats;
+    expect(summary).toContain(`| ${passed} | ${failed} | ${flaky} | ${skipped} | ${total} |`);
+    const { failures } = await client.getRun(run.id, { include: 'failures' });
+    expect(failures?.items).toHaveLength(failed);
+    for (const failure of failures?.items ?? []) {
+      expect(summary).toContain(`| **${failure.verdict.replace(/-/g, ' ')}** | [`);
+      expect(summary).toContain(`](${runUrl}/tests/${failure.testCaseId})`);
+      if (failure.signature) expect(summary).toContain(failure.signature.id);
+    }
+    expect(summary).toContain('#### Compared with the base');
+  });
+
+  it('when the summary is turned off, then GITHUB_STEP_SUMMARY is left alone', () => {
+    const off = runJest(
+      {
+        VERDICT_URL: verdict.url,
+        VERDICT_CI_RUN_ID: 'jest-off',
+        GITHUB_STEP_SUMMARY: summaryFile('off'),
+        E2E_GITHUB_SUMMARY: 'off',
+      },
+      'off',
+    );
+    expect(off.code).toBe(1);
+    expect(off.output).toContain(`[verdict] ${verdict.url}/projects/${verdict.project}/runs/`);
+    expect(off.output).not.toContain('summary');
+    expect(existsSync(summaryFile('off'))).toBe(false);
   });
 
   it('when a coverage file is configured, then the run holds that coverage, sent before the run finished', async () => {
@@ -171,8 +213,15 @@ describe('a Jest run with Verdict up', () => {
 describe('the same Jest run with Verdict down', () => {
   it('when Verdict cannot be reached, then Jest exits as it would have and the spool replays to the same counts', async () => {
     const down = `http://127.0.0.1:${await closedPort()}`;
-    const jest = runJest({ VERDICT_URL: down, VERDICT_CI_RUN_ID: 'jest-down' }, 'down');
+    const jest = runJest(
+      { VERDICT_URL: down, VERDICT_CI_RUN_ID: 'jest-down', GITHUB_STEP_SUMMARY: summaryFile('down') },
+      'down',
+    );
     expect(jest.code).toBe(1);
+    expect(jest.output).toContain(
+      `[verdict] summary not written to ${summaryFile('down')}: the run was not finished in Verdict`,
+    );
+    expect(existsSync(summaryFile('down'))).toBe(false);
     expect(jest.output.match(/\[verdict\] Verdict at .*\. The tests go on;/g)).toHaveLength(1);
     const spoolDir = path.join(scratch, '.verdict', 'spool');
     const spools = existsSync(spoolDir)

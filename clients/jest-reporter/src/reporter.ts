@@ -168,6 +168,7 @@ export class VerdictJestReporter {
         githubSummary: this.options.githubSummary,
         settings,
         outcome,
+        ...(this.shard ? { shard: this.shard.current } : {}),
         userAgent: '@verdict/jest-reporter',
         log: this.log,
       });

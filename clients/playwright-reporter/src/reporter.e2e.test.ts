@@ -136,6 +136,9 @@ async function settledRun(runId: string, total: number): Promise<RunDetail> {
   return run;
 }
 
+/** The file a shard's GITHUB_STEP_SUMMARY names. */
+const summaryFile = (build: string, shard: number) => path.join(scratch, `step-summary-${build}-${shard}.md`);
+
 const runIdIn = (output: string) => /\/projects\/[^/]+\/runs\/([0-9a-f-]+)/.exec(output)?.[1];
 
 beforeAll(async () => {
@@ -161,7 +164,10 @@ describe('two shards of one CI build, with Verdict up', () => {
 
   beforeAll(async () => {
     const env = githubEnv('1001');
-    shards = [await runShard(1, env), await runShard(2, env)];
+    shards = [
+      await runShard(1, env, { GITHUB_STEP_SUMMARY: summaryFile('1001', 1) }),
+      await runShard(2, env, { GITHUB_STEP_SUMMARY: summaryFile('1001', 2) }),
+    ];
     const runIds = shards.map((shard) => runIdIn(shard.output));
     expect(runIds[0]).toBeDefined();
     expect(runIds[1]).toBe(runIds[0]);
@@ -193,6 +199,25 @@ describe('two shards of one CI build, with Verdict up', () => {
     expect(shards[0]?.output).toContain(
       `[verdict] ${verdict.url}/projects/${verdict.project}/runs/${run.id} (`,
     );
+  });
+
+  it('when the last shard ends with GITHUB_STEP_SUMMARY set, then it appends the finished run’s summary: counts, each failure’s verdict and signature, links', async () => {
+    const file = summaryFile('1001', 2);
+    expect(shards[1]?.output).toContain(`[verdict] summary appended to ${file}`);
+    const summary = readFileSync(file, 'utf8');
+    const runUrl = `${verdict.url}/projects/${verdict.project}/runs/${run.id}`;
+    expect(summary).toContain(`### ❌ Verdict run #${run.counter}`);
+    expect(summary).toContain(`[Open run #${run.counter} in Verdict](${runUrl})`);
+    const { passed, failed, flaky, skipped, total } = run.stats;
+    expect(summary).toContain(`| ${passed} | ${failed} | ${flaky} | ${skipped} | ${total} |`);
+    const { failures } = await client.getRun(run.id, { include: 'failures' });
+    expect(failures?.items).toHaveLength(failed);
+    for (const failure of failures?.items ?? []) {
+      expect(summary).toContain(`| **${failure.verdict.replace(/-/g, ' ')}** | [`);
+      expect(summary).toContain(`](${runUrl}/tests/${failure.testCaseId}?project=chromium)`);
+      expect(summary).toContain(failure.signature?.id ?? 'a signature');
+    }
+    expect(summary).toContain('#### Compared with the base');
   });
 
   it('when the failing test is asked for, then its debug bundle reruns it by file, line and project, and opens its trace', async () => {
@@ -232,11 +257,14 @@ describe('the same suite against a Verdict stopped while the second shard runs',
 
   beforeAll(async () => {
     const env = githubEnv('1002');
-    const first = await runShard(1, env);
+    const first = await runShard(1, env, {
+      GITHUB_STEP_SUMMARY: summaryFile('1002', 1),
+      E2E_GITHUB_SUMMARY: 'off',
+    });
     const expectedFirst = expectedStats([first.report]).total;
     const gate = path.join(scratch, 'gate-1002');
     // The second shard holds in its gate test until Verdict is down; by then its first tests reached it.
-    const second = runShard(2, env, { VERDICT_E2E_GATE: gate });
+    const second = runShard(2, env, { VERDICT_E2E_GATE: gate, GITHUB_STEP_SUMMARY: summaryFile('1002', 2) });
     let run: RunDetail | undefined;
     for (let tries = 0; tries < 600 && !((run?.stats.total ?? 0) > expectedFirst); tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -261,6 +289,15 @@ describe('the same suite against a Verdict stopped while the second shard runs',
     expect(told).toHaveLength(1);
     expect(shards[1]?.output).toContain('npx @verdict/cli replay');
     expect(spools).toHaveLength(1);
+  });
+
+  it('when the summary is turned off, or the run could not be finished, then no summary is written and the exit codes stand', () => {
+    expect(existsSync(summaryFile('1002', 1))).toBe(false);
+    expect(shards[0]?.output).not.toContain('summary');
+    expect(existsSync(summaryFile('1002', 2))).toBe(false);
+    expect(shards[1]?.output).toContain(
+      `[verdict] summary not written to ${summaryFile('1002', 2)}: the run was not finished in Verdict`,
+    );
   });
 
   it("when the spool is replayed with `verdict replay`, then the run counts exactly what Playwright's reports count, nothing twice", async () => {

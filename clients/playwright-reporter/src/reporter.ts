@@ -158,6 +158,7 @@ export class VerdictReporter implements Reporter {
         githubSummary: this.options.githubSummary,
         settings,
         outcome,
+        ...(this.shard && this.shard.total > 1 ? { shard: this.shard.current } : {}),
         userAgent: '@verdict/playwright-reporter',
         log: this.log,
       });

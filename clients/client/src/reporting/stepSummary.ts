@@ -16,6 +16,8 @@ export interface StepSummaryOptions {
   runUrl: string;
   /** The file to append to. */
   file: string;
+  /** The shard the reporter just finished, when the run is sharded. */
+  ownShard?: number;
   /** The whole of it, reads and writing, gives up after this long (default 15 s). */
   timeoutMs?: number;
 }
@@ -45,6 +47,7 @@ export async function appendStepSummary(options: StepSummaryOptions): Promise<st
       runUrl: options.runUrl,
       // Most of the budget may go on waiting for the run to read back finished.
       settleMs: Math.max(0, timeoutMs - 3_000),
+      ...(options.ownShard === undefined ? {} : { ownShard: options.ownShard }),
       signal: abort.signal,
     });
     await appendFile(options.file, `${renderRunSummary(input)}\n`, 'utf8');
@@ -71,14 +74,16 @@ export async function summarizeRun(options: {
   githubSummary: boolean | undefined;
   settings: ReporterSettings;
   outcome: SenderOutcome;
+  /** The shard the reporter ran, when the run is sharded. */
+  shard?: number;
   userAgent: string;
   log(line: string): void;
   env?: NodeJS.ProcessEnv;
 }): Promise<void> {
   const { settings, outcome } = options;
   const file = stepSummaryFile(options.githubSummary, options.env ?? process.env);
-  if (!file || !outcome.runId || !outcome.runUrl) return;
-  if (!outcome.finished) {
+  if (!file) return;
+  if (!outcome.runId || !outcome.runUrl || !outcome.finished) {
     options.log(`summary not written to ${file}: the run was not finished in Verdict`);
     return;
   }
@@ -91,7 +96,10 @@ export async function summarizeRun(options: {
       timeoutMs: REPORTER_TIMEOUT_MS,
       userAgent: options.userAgent,
     });
-    options.log(await appendStepSummary({ client, runId: outcome.runId, runUrl: outcome.runUrl, file }));
+    const shard = options.shard === undefined ? {} : { ownShard: options.shard };
+    options.log(
+      await appendStepSummary({ client, runId: outcome.runId, runUrl: outcome.runUrl, file, ...shard }),
+    );
   } catch (error) {
     options.log(`summary not written to ${file}: ${(error as Error).message}`);
   }

@@ -18,6 +18,8 @@ export interface LoadSummaryOptions {
   baseBranch?: string;
   /** How long to wait for the run to read back finished (default 0: read once). */
   settleMs?: number;
+  /** The shard (1-based) the caller just finished, when the run is sharded. */
+  ownShard?: number;
   /** Pause between two reads while waiting (default 250 ms). */
   pollMs?: number;
   project?: string;
@@ -25,11 +27,14 @@ export interface LoadSummaryOptions {
 }
 
 /**
- * A shard that just finished may not read back finished yet, but when more than one shard is still out,
- * the run will not finish within the wait: the summary then shows the run as it stands.
+ * Whether shards other than the caller's are still out: the run will not finish within the wait, so the
+ * summary shows it as it stands. (The caller's own shard may not read back finished yet.)
  */
-const awaitsOtherShards = (run: RunDetail) =>
-  run.shards !== null && run.shards.total - run.shards.finished.length > 1;
+function awaitsOtherShards(run: RunDetail, ownShard: number | undefined): boolean {
+  if (run.shards === null) return false;
+  const others = run.shards.finished.filter((shard) => shard !== ownShard).length;
+  return others < run.shards.total - (ownShard === undefined ? 0 : 1);
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +63,7 @@ export async function loadRunSummary(
   const read = () => client.getRun(runId, { include: 'failures' }, call);
   const deadline = Date.now() + (options.settleMs ?? 0);
   let run: RunDetail = await read();
-  while (run.status !== 'finished' && !awaitsOtherShards(run) && Date.now() < deadline) {
+  while (run.status !== 'finished' && !awaitsOtherShards(run, options.ownShard) && Date.now() < deadline) {
     await pause(options.pollMs ?? 250);
     run = await read();
   }
