@@ -109,6 +109,14 @@ async function bundle(): Promise<void> {
     // error classes, which the kit tells apart with instanceof), never a second one bundled in.
     external: ['@verdict/client'],
   });
+  // The demo history and its loader run in Node (`npm run demo`) and in the web app (the "Load demo data"
+  // button): platform-neutral, and with the client imported by name like the reporting kit.
+  await build({
+    ...common,
+    entry: { demo: path.join(root, 'src', 'demo', 'index.ts') },
+    platform: 'neutral',
+    external: ['@verdict/client'],
+  });
 }
 
 async function main(): Promise<void> {
