@@ -25,6 +25,9 @@ const READ_TOOLS = [
   'list_runs',
   'get_run',
   'get_failure_context',
+  'compare_runs',
+  'list_errors',
+  'get_error_group',
   'get_test_history',
   'find_flaky_tests',
   'search_tests',
@@ -466,6 +469,62 @@ describe.each<Kind>(['stdio', 'http'])('the MCP server over %s', (kind) => {
     expect(text).toContain('failed: `cart › keeps items after login`');
     expect(text).toContain('flaky: `search › suggests products`');
     expect(text).toContain('also failed in 1 recent run');
+  });
+
+  it('when it gets the failure context of a run, then each failed test carries its verdict against main and its signature', async () => {
+    const { text } = await call(member.client, 'get_failure_context', { runId: seeded.run.id });
+    expect(text).toContain('Verdicts against base branch `main`');
+    // The previous run on main failed the login test with the same error; the cart test never ran there.
+    expect(text).toMatch(
+      /failed: `login › refuses a wrong password` .*; verdict failing-on-base; signatureId `[0-9a-f]{12}`/,
+    );
+    expect(text).toMatch(
+      /failed: `cart › keeps items after login` .*; verdict new; signatureId `[0-9a-f]{12}`/,
+    );
+  });
+
+  it('when it compares a run with its base, then each category is counted with its tests; a first run has no base', async () => {
+    for (const args of [{ base: seeded.run.previousId }, {}]) {
+      const { text, isError } = await call(member.client, 'compare_runs', { runId: seeded.run.id, ...args });
+      expect(isError).toBe(false);
+      expect(text).toContain(`compared with run #1 (\`${seeded.run.previousId}\`, branch \`main\`)`);
+      expect(text).toContain(
+        '0 new failures · 0 fixed · 1 still failing · 0 newly flaky · 3 added · 0 removed · 0 slower',
+      );
+      expect(text).toMatch(
+        new RegExp(
+          `## Still failing \\(1\\)\\n- \`login › refuses a wrong password\` .*caseId \`${seeded.cases.login}\`; error .*signatureId`,
+        ),
+      );
+    }
+    const first = await call(member.client, 'compare_runs', { runId: seeded.run.previousId });
+    expect(first.text).toContain('has no base to compare with');
+    const both = await call(member.client, 'compare_runs', {
+      runId: seeded.run.id,
+      base: 'x',
+      baseBranch: 'main',
+    });
+    expect(both).toMatchObject({ isError: true });
+    expect(both.text).toContain('give base or baseBranch, not both');
+  });
+
+  it('when it lists error groups and opens one, then the login error names the tests and both runs it hit', async () => {
+    const listed = await call(member.client, 'list_errors', {});
+    expect(listed.isError).toBe(false);
+    const row = listed.text.split('\n').find((line) => line.includes('expected status 401, got 500'));
+    const signatureId = /^\| ([0-9a-f]{12}) \|/.exec(row ?? '')?.[1];
+    expect(signatureId).toBeDefined();
+    // Three failed attempts (two tests in run #2, one in run #1), in two runs.
+    expect(row).toMatch(/\| 3 \| 2 \| 2 \| main \|/);
+    const group = await call(member.client, 'get_error_group', { signatureId });
+    expect(group.isError).toBe(false);
+    expect(group.text).toContain(`**Error group \`${signatureId}\`**`);
+    expect(group.text).toContain(`| ${seeded.cases.login} | refuses a wrong password |`);
+    expect(group.text).toContain(seeded.run.id);
+    expect(group.text).toContain(seeded.run.previousId);
+    const narrowed = await call(member.client, 'list_errors', { branch: 'release', sortBy: 'tests' });
+    expect(narrowed.text).not.toContain('expected status 401, got 500');
+    expect((await call(member.client, 'get_error_group', { signatureId: 'nothex' })).isError).toBe(true);
   });
 
   it('when it gets the failure context of a spec file, then only that file’s failing tests are there', async () => {

@@ -14,6 +14,7 @@ import { renderManualCase, renderManualRun } from './render/manual';
 import { resultOf, renderRun } from './render/runs';
 import { renderTestHistory } from './render/tests';
 import { getAnalyticsSummary } from './tools/analytics';
+import { compareRuns, getErrorGroup, listErrors } from './tools/analysis';
 import { getFailureContext } from './tools/failures';
 import {
   createManualCase,
@@ -33,6 +34,9 @@ export const TOOLS: readonly VerdictTool[] = [
   listRuns,
   getRun,
   getFailureContext,
+  compareRuns,
+  listErrors,
+  getErrorGroup,
   getTestHistory,
   findFlakyTests,
   searchTests,

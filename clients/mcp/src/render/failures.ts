@@ -21,6 +21,9 @@ export interface FailingTest {
   error: { message: string } | null;
   /** Other recent runs where the same test failed (run scope only). */
   alsoFailedIn?: readonly string[];
+  /** The failure's verdict against the run's base branch, and its error signature (failed tests only). */
+  verdict?: string;
+  signatureId?: string;
 }
 
 export interface FailureReport {
@@ -88,7 +91,9 @@ const LEVELS: readonly ((groups: readonly Group[], tests: readonly FailingTest[]
           test.alsoFailedIn && test.alsoFailedIn.length > 0
             ? `; also failed in ${count(test.alsoFailedIn.length, 'recent run')}`
             : '';
-        return `- ${mark(test)}: ${code(fullTitle(test))} in ${code(where(test))}${platform}, ${count(test.attempts, 'attempt')}; caseId ${code(test.caseId)}${also}`;
+        const verdict = test.verdict ? `; verdict ${test.verdict}` : '';
+        const signature = test.signatureId ? `; signatureId ${code(test.signatureId)}` : '';
+        return `- ${mark(test)}: ${code(fullTitle(test))} in ${code(where(test))}${platform}, ${count(test.attempts, 'attempt')}; caseId ${code(test.caseId)}${verdict}${signature}${also}`;
       }),
     ]),
   // Ids kept, the rest of the facts dropped.
@@ -98,7 +103,7 @@ const LEVELS: readonly ((groups: readonly Group[], tests: readonly FailingTest[]
       `### ${index + 1}. ${errorOf(group, 160)} (${group.tests.length})`,
       ...group.tests.map(
         (test) =>
-          `- ${code(fullTitle(test))} ${code(where(test))} caseId ${code(test.caseId)}${test.outcome === 'flaky' ? ' (flaky)' : ''}`,
+          `- ${code(fullTitle(test))} ${code(where(test))} caseId ${code(test.caseId)}${test.outcome === 'flaky' ? ' (flaky)' : ''}${test.verdict ? ` ${test.verdict}` : ''}`,
       ),
     ]),
   // Full titles and files, no ids.

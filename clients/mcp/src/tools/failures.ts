@@ -1,4 +1,4 @@
-import type { DebugBundle } from '@verdict/client';
+import type { DebugBundle, RunFailures } from '@verdict/client';
 import { z } from 'zod';
 import { renderFailures, type FailingTest } from '../render/failures';
 import { code, count } from '../render/markdown';
@@ -32,6 +32,54 @@ async function failingTests(
   return { first: first!, tests, total };
 }
 
+/**
+ * The run's failures with their verdicts and signatures (include=failures), keyed by test and platform;
+ * null, with the reason, when Verdict cannot give them: the failing tests are then listed without.
+ */
+async function verdictsOf(
+  context: ToolContext,
+  runId: string,
+): Promise<{ failures: RunFailures | null; problem: string | null }> {
+  try {
+    const run = await context.verdict.getRun(runId, { include: 'failures' }, callOf(context));
+    return run.failures
+      ? { failures: run.failures, problem: null }
+      : { failures: null, problem: 'this Verdict gives no verdicts' };
+  } catch (error) {
+    return { failures: null, problem: (error as Error).message };
+  }
+}
+
+/** The failing tests with the verdict and signature of each failed one. */
+function withVerdicts(tests: FailingTest[], failures: RunFailures | null): FailingTest[] {
+  if (!failures) return tests;
+  const key = (caseId: string, project: string | null) => `${caseId}\u0000${project ?? ''}`;
+  const byTest = new Map(failures.items.map((item) => [key(item.testCaseId, item.project), item]));
+  return tests.map((test) => {
+    const failure = byTest.get(key(test.caseId, test.project));
+    if (!failure) return test;
+    return {
+      ...test,
+      verdict: failure.verdict,
+      ...(failure.signature ? { signatureId: failure.signature.id } : {}),
+    };
+  });
+}
+
+/** One line on the verdicts: how many failures are new against which base. */
+function verdictLine({
+  failures,
+  problem,
+}: {
+  failures: RunFailures | null;
+  problem: string | null;
+}): string {
+  if (!failures) return `Verdicts per failure: not available (${problem ?? 'unknown'}).`;
+  const { counts } = failures;
+  const base = failures.baseRunId ? `run ${code(failures.baseRunId)}` : 'no finished run yet';
+  return `Verdicts against base branch ${code(failures.baseBranch)} (${base}): ${counts.new} new, ${counts.failingOnBase} failing on base, ${counts.knownFlaky} known flaky, ${counts.quarantined} quarantined. compare_runs tells what changed since the base.`;
+}
+
 function onBranch(environment: RunBundle['environment']): string {
   const branch = environment.branch ? ` on branch ${code(environment.branch)}` : '';
   const commit = environment.commit ? ` at ${code(environment.commit.sha.slice(0, 12))}` : '';
@@ -44,12 +92,17 @@ const DRILL_DOWN = (runId: string) => [
 ];
 
 async function runScope(context: ToolContext, runId: string, budget: number): Promise<string> {
-  const { first, tests, total } = await failingTests(context, { runId });
+  const [{ first, tests: listed, total }, verdicts] = await Promise.all([
+    failingTests(context, { runId }),
+    verdictsOf(context, runId),
+  ]);
+  const tests = withVerdicts(listed, verdicts.failures);
   const bundle = first as RunBundle;
   const stats = bundle.meta.stats;
   const headline = [
     `**Run ${code(runId)} ${bundle.runStatus}**: ${stats.failed} failed, ${stats.flaky} flaky of ${stats.total} tests (${stats.passed} passed, ${stats.skipped} skipped)${onBranch(bundle.environment)}.`,
     `Failing spec files: ${bundle.suites.length === 0 ? 'none' : bundle.suites.map((suite) => `${code(suite.file)} (${suite.stats.failed} failed, ${suite.stats.flaky} flaky)`).join(', ')}.`,
+    verdictLine(verdicts),
     `Open in Verdict: ${bundle.links.uiUrl}`,
   ].join('\n');
   return renderFailures(
@@ -64,7 +117,11 @@ async function suiteScope(
   suiteId: string,
   budget: number,
 ): Promise<string> {
-  const { first, tests, total } = await failingTests(context, { runId, suiteId });
+  const [{ first, tests: listed, total }, verdicts] = await Promise.all([
+    failingTests(context, { runId, suiteId }),
+    verdictsOf(context, runId),
+  ]);
+  const tests = withVerdicts(listed, verdicts.failures);
   const bundle = first as SuiteBundle;
   const stats = bundle.spec.stats;
   const headline = [
@@ -82,7 +139,7 @@ export const getFailureContext = defineTool({
   name: 'get_failure_context',
   title: 'Get failure context (debug bundle)',
   description: [
-    'Get what is needed to debug failing automated tests, as Markdown cut to budgetChars. Three scopes:',
+    'Get what is needed to debug failing automated tests, as Markdown cut to budgetChars. Each failed test carries its verdict against the base branch (new, failing-on-base, known-flaky, quarantined) and its error signatureId. Three scopes:',
     '- runId alone: every failing test of the run (failed = every attempt failed; flaky = failed, then passed on a retry), grouped by error message, each with its file, platform and caseId. Every failing test is named even under a small budget.',
     '- runId + suiteId (a spec file path of the run): the same for one spec file.',
     '- caseId (runId optional; default: the latest run of that test): one test in depth: full error and stack, source snippet, the steps around the failure, the step tree, stdout/stderr, the other attempts, artifact links (screenshots, videos, traces) and the command that reruns it locally.',
