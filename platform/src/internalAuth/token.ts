@@ -27,6 +27,8 @@ export const InternalIdentity = z.object({
   /** The token's capability scopes, such as `public-api`. */
   scopes: z.array(z.string()),
   tokenId: z.string().min(1),
+  /** The project's default branch (a project setting): the base of a run that names none. */
+  defaultBranch: z.string().min(1).optional(),
 });
 export type InternalIdentity = z.infer<typeof InternalIdentity>;
 

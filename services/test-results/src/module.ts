@@ -39,6 +39,7 @@ import { errorGroupsProjection } from './errors/errorGroups';
 import { createErrorRoutes } from './errors/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
+import { failuresSummary, runFailures } from './verdicts/runFailures';
 
 /**
  * The read models of the service, one per slice, applied inline by every append and by one projector (one
@@ -174,7 +175,17 @@ export function createTestResultsModule(
     route: (event) => ({ topic, key: event.projectId ?? event.streamId }),
     logger,
   });
-  const ingest = createIngest({ store, clock: ports.clock, onAppended: () => relay.notify() });
+  // A finishing run's verdicts are read from the read models, which every append has written inline.
+  const failuresOf = async (projectId: string, runId: string) => {
+    const failures = await runFailures({ db: ports.db, schemas }, projectId, runId);
+    return failures && failuresSummary(failures);
+  };
+  const ingest = createIngest({
+    store,
+    clock: ports.clock,
+    onAppended: () => relay.notify(),
+    failuresOf,
+  });
   // The same projections from the topic, for what was stored without them; its init creates their tables,
   // and rebuilds one from this store from position 0 when its version moved on (or it replaces the single
   // read model). Named as the single read model was, its consumer group goes on where it was.

@@ -72,7 +72,7 @@ async function importReport(
     ...(query.environment ? { environment: query.environment } : {}),
     ...(query.commitSha ? { commit: { sha: query.commitSha } } : {}),
   };
-  const context = { correlationId: ctx.correlationId };
+  const context = { correlationId: ctx.correlationId, defaultBranch: ctx.identity.defaultBranch ?? null };
   const { run, created } = await options.ingest
     .startRun(projectId, start, context)
     .catch((error: unknown) => {

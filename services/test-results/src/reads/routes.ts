@@ -19,6 +19,7 @@ import { findRun, listRuns } from '../runs/runList/queries';
 import { runErrors } from '../runs/runResults';
 import { listSpecs, runSpecs } from '../specs/specList';
 import { findTestCase, testCaseHistory } from '../testCases/caseHistory';
+import { runFailures } from '../verdicts/runFailures';
 
 export interface ReadRoutesOptions {
   db: SqlExecutor;
@@ -113,6 +114,10 @@ export function createReadRoutes(options: ReadRoutesOptions): BoundRoute[] {
       if (include.includes('coverage')) detail.coverage = await runCoverage(store, runId);
       if (include.includes('specs')) detail.specs = await runSpecs(store, runId);
       if (include.includes('artifacts')) detail.artifacts = await artifactsSection(projectId, runId, urls);
+      if (include.includes('failures')) {
+        const failures = await runFailures(store, projectId, runId);
+        if (failures) detail.failures = failures;
+      }
       return detail;
     },
     'get /{projectId}/test-cases/{caseId}': async ({ params, query }, { projectId }) => {

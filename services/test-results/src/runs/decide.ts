@@ -19,6 +19,7 @@ import {
   type ResultItem,
   type RunCi,
   type RunCommit,
+  type RunFinishedFailures,
   type RunFramework,
   type RunStatus,
   type Shard,
@@ -57,6 +58,8 @@ export interface CreateRun extends RunAddress {
   /** As the runner reported it; null: now. */
   startedAt: string | null;
   tags: string[];
+  /** The branch its failures are judged against: as the start named it, else the project's default. */
+  baseBranch: string | null;
   now: Date;
 }
 
@@ -72,7 +75,26 @@ export interface FinishRun extends RunAddress {
   /** As the runner reported it; null: now. */
   finishedAt: string | null;
   status: RunStatus | null;
+  /**
+   * The verdict summary of the run's failures, read from the read model by the caller (a fact, like `now`).
+   * `ask`: not read yet; a finish that would record run.finished then throws FailuresWanted so that the
+   * caller reads it and sends the command again. Absent or null: run.finished goes without it.
+   */
+  failures?: RunFinishedFailures | 'ask' | null;
   now: Date;
+}
+
+/** A finish of the last shard (or of an unsharded run) asked with `failures: 'ask'`: read them, then retry. */
+export class FailuresWanted extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId} finishes: its failures' verdicts are wanted`);
+  }
+}
+
+function runFinished(command: FinishRun, finishedAt: string, status: RunStatus | null): RunEvent {
+  const { failures } = command;
+  if (failures === 'ask') throw new FailuresWanted(command.runId);
+  return RunFinished.of({ runId: command.runId, finishedAt, status, ...(failures ? { failures } : {}) });
 }
 
 export interface RecordResults extends RunAddress {
@@ -142,6 +164,7 @@ function createRun(command: CreateRun, state: RunState): RunEvent[] {
     shardTotal: shard?.total ?? null,
     startedAt,
     tags: command.tags,
+    ...(command.baseBranch === null ? {} : { baseBranch: command.baseBranch }),
   });
   return shard ? [runCreated, RunShardStarted.of({ runId, shard, startedAt })] : [runCreated];
 }
@@ -203,12 +226,7 @@ function finishShard(command: FinishRun, run: RunningRun, shardTotal: number): R
   const shardFinished = RunShardFinished.of({ runId, shard, ...end });
   const ends = new Map(run.finishedShards).set(shard.current, end);
   if (ends.size < shardTotal) return [shardFinished];
-  const runFinished = RunFinished.of({
-    runId,
-    finishedAt: latest(ends.values()),
-    status: combinedStatus(ends.values()),
-  });
-  return [shardFinished, runFinished];
+  return [shardFinished, runFinished(command, latest(ends.values()), combinedStatus(ends.values()))];
 }
 
 /**
@@ -231,7 +249,7 @@ function finishRun(command: FinishRun, state: RunState): RunEvent[] {
   if (run.status === 'finished') return [];
   checkFinishedAt(command, run);
   if (run.shardTotal !== null) return finishShard(command, run, run.shardTotal);
-  return [RunFinished.of({ runId: command.runId, finishedAt: endOf(command, run), status: command.status })];
+  return [runFinished(command, endOf(command, run), command.status)];
 }
 
 function recordResults(command: RecordResults, state: RunState): RunEvent[] {

@@ -10,7 +10,14 @@ import {
   type RunStatus,
   type Shard,
 } from '@verdict/contracts';
-import { CLOCK_SKEW_MS, combinedStatus, runDecider, type CreateRun, type FinishRun } from './decide';
+import {
+  CLOCK_SKEW_MS,
+  combinedStatus,
+  FailuresWanted,
+  runDecider,
+  type CreateRun,
+  type FinishRun,
+} from './decide';
 import { realisticResult } from './fixtures';
 import { given } from '@verdict/platform/testing';
 import { resultEventId } from './results';
@@ -39,6 +46,7 @@ function createRun(overrides: Partial<CreateRun> = {}): CreateRun {
     shard: null,
     startedAt: null,
     tags: ['nightly'],
+    baseBranch: null,
     now,
     ...overrides,
   };
@@ -173,6 +181,41 @@ describe('run decider: starting', () => {
     given(runDecider, [created(3)])
       .when({ type: 'startShard', runId, projectId: 'project-2', shard: shard(1), now })
       .thenRefuses({ code: 'NOT_FOUND', message: /Run run-1 not found/ });
+  });
+});
+
+describe('run decider: base branch and verdicts', () => {
+  const failures = {
+    baseBranch: 'main',
+    baseRunId: 'run-0',
+    counts: { new: 1, failingOnBase: 0, knownFlaky: 0, quarantined: 0 },
+    newFailures: [
+      { testCaseId: 'tc', title: 'pays', file: 'cart.spec.ts', project: null, signatureId: null },
+    ],
+  };
+
+  it('when the start names a base branch, then run.created records it', () => {
+    given(runDecider, [])
+      .when(createRun({ baseBranch: 'develop' }))
+      .then([{ ...created(), data: { ...created().data, baseBranch: 'develop' } }]);
+  });
+
+  it('when the finish that ends the run asks for its failures, then the decision waits for them', () => {
+    expect(() =>
+      runDecider.decide(finish({ failures: 'ask' }), runDecider.evolve(runDecider.initialState(), created())),
+    ).toThrow(FailuresWanted);
+  });
+
+  it('when the failures come with the finish, then run.finished carries them', () => {
+    given(runDecider, [created()])
+      .when(finish({ failures, now }))
+      .then([{ ...finished(null), data: { ...finished(null).data, failures } }]);
+  });
+
+  it('when a shard that is not the last finishes, then its failures are not asked for', () => {
+    given(runDecider, [created(3), shardStarted(1)])
+      .when(finish({ shard: shard(1), failures: 'ask', now }))
+      .then([shardFinished(1, null)]);
   });
 });
 

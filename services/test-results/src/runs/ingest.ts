@@ -20,6 +20,7 @@ import {
   type FinishRunRequest,
   type RecordArtifactRequest,
   type ResultItem,
+  type RunFinishedFailures,
   type RunSummary,
   type StartRunRequest,
 } from '@verdict/contracts';
@@ -37,7 +38,7 @@ import {
 } from '@verdict/platform';
 import { ciRunDecider, ciRunStream } from './ciRun';
 import { counterDecider, counterStream } from './counter';
-import { requireRunning, runDecider, type RunCommand } from './decide';
+import { FailuresWanted, requireRunning, runDecider, type RunCommand } from './decide';
 import { distinctResults, parseResults, resultEventId } from './results';
 import {
   resultStripeOf,
@@ -62,12 +63,19 @@ export interface IngestOptions {
   ids?: IdSource;
   /** Called after every append that recorded events, e.g. to wake the outbox relay at once. */
   onAppended?(): void;
+  /**
+   * The verdict summary of a run's failures, read when the run finishes (with shards: when the last one
+   * does) and recorded on run.finished; null when the read model does not know the run.
+   */
+  failuresOf?(projectId: string, runId: string): Promise<RunFinishedFailures | null>;
 }
 
 /** Who asked: recorded on the events as correlation and causation ids. */
 export interface IngestContext {
   correlationId?: string | null;
   causationId?: string | null;
+  /** The project's default branch as the gateway vouches for it: the base of a run that names none. */
+  defaultBranch?: string | null;
 }
 
 export interface StartedRun {
@@ -230,6 +238,7 @@ export function createIngest(options: IngestOptions): Ingest {
           shard: body.shard ?? null,
           startedAt: body.startedAt ?? null,
           tags: body.tags ?? [],
+          baseBranch: body.baseBranch ?? context.defaultBranch ?? null,
           now,
         },
         metadata,
@@ -297,19 +306,26 @@ export function createIngest(options: IngestOptions): Ingest {
 
     async finish(projectId, runId, body, context = {}) {
       const now = clock.now();
-      const { state } = await decideLifecycle(
-        {
-          type: 'finishRun',
-          runId,
-          projectId,
-          shard: body.shard ?? null,
-          finishedAt: body.finishedAt ?? null,
-          status: body.status ?? null,
-          now,
-        },
-        metadataOf(projectId, context, now),
-      );
-      return summaryOf(existing(state));
+      const command: RunCommand = {
+        type: 'finishRun',
+        runId,
+        projectId,
+        shard: body.shard ?? null,
+        finishedAt: body.finishedAt ?? null,
+        status: body.status ?? null,
+        failures: options.failuresOf ? 'ask' : null,
+        now,
+      };
+      const metadata = metadataOf(projectId, context, now);
+      try {
+        return summaryOf(existing((await decideLifecycle(command, metadata)).state));
+      } catch (error) {
+        if (!(error instanceof FailuresWanted) || !options.failuresOf) throw error;
+        // The decider asks only when this finish records run.finished: read once, then decide again.
+        const failures = await options.failuresOf(projectId, runId);
+        const { state } = await decideLifecycle({ ...command, failures }, metadata);
+        return summaryOf(existing(state));
+      }
     },
   };
 }

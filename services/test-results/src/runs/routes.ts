@@ -131,7 +131,8 @@ export function ingestRoutes(options: IngestRoutesOptions): BoundRoute[] {
   const { ingest } = options;
   return bindRoutes(testResultsIngestRoutes, {
     'post /{projectId}/test-runs': async ({ body }, ctx) => {
-      const { run, created } = await ingest.startRun(ctx.projectId, body, ctx);
+      const defaultBranch = ctx.identity.defaultBranch ?? null;
+      const { run, created } = await ingest.startRun(ctx.projectId, body, { ...ctx, defaultBranch });
       return created ? reply.created(run) : run;
     },
     'post /{projectId}/test-runs/{runId}/results': {

@@ -23,9 +23,15 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     total integer NOT NULL DEFAULT 0, passed integer NOT NULL DEFAULT 0, failed integer NOT NULL DEFAULT 0,
     flaky integer NOT NULL DEFAULT 0, skipped integer NOT NULL DEFAULT 0,
     -- A sharded run's shards (run.created's total, run.shard-started and -finished); NULL without shards.
-    shard_total integer, shards_started integer[], shards_finished integer[])`);
+    shard_total integer, shards_started integer[], shards_finished integer[],
+    -- The branch its failures are judged against (run.created's baseBranch); NULL: DEFAULT_BASE_BRANCH.
+    base_branch text)`);
   await tx.query(
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${s}.runs (project_id, started_at DESC, id DESC)`,
+  );
+  // A branch's runs, newest first: a verdict's base run and its window of base runs (verdicts/).
+  await tx.query(
+    `CREATE INDEX IF NOT EXISTS runs_project_branch ON ${s}.runs (project_id, branch, started_at DESC)`,
   );
   // What a test's attempts in a run add up to: any as expected, any not (skips aside), their count and
   // durations, and the error of the latest failed attempt (error_attempt -1 when none failed).
@@ -65,8 +71,9 @@ async function runCreated(
 ) {
   await tx.query(
     `INSERT INTO ${s}.runs (id, project_id, counter, status, ci_run_id, title, branch, environment,
-       commit, ci, framework, tags, started_at, shard_total)
-     VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::text[], $12, $13)
+       commit, ci, framework, tags, started_at, shard_total, base_branch)
+     VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::text[], $12, $13,
+       $14)
      ON CONFLICT (id) DO NOTHING`,
     [
       d.runId,
@@ -82,6 +89,7 @@ async function runCreated(
       d.tags,
       keptInstant(d.startedAt),
       d.shardTotal,
+      d.baseBranch ?? null,
     ],
   );
 }
@@ -167,7 +175,8 @@ export function runListProjection(name: string): Projection {
   return {
     name,
     // 2: run_tests keeps the error signature of the test's latest failed attempt.
-    version: 2,
+    // 3: runs keep their base branch, and a branch's runs are indexed (verdicts/).
+    version: 3,
     canHandle: [...LIFECYCLE, 'test.result-recorded'],
     setup,
     async apply(tx, events, s) {

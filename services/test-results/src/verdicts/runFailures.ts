@@ -1,0 +1,133 @@
+/**
+ * The facts behind each failure's verdict (verdict.ts), gathered for a run's failed tests in one statement
+ * over the run list (runs, run_tests) and the test cases; served as the run detail's include=failures and
+ * summed up into run.finished when the run finishes.
+ */
+import {
+  DEFAULT_BASE_BRANCH,
+  VERDICT_WINDOW_DAYS,
+  type RunFailure,
+  type RunFailures,
+  type RunFinishedFailures,
+} from '@verdict/contracts';
+import { platformOrNull, type TestResultsReadStore } from '../readStore';
+import { countVerdicts, verdictOf } from './verdict';
+
+/** The most new failures run.finished lists. */
+export const MAX_NEW_FAILURES = 20;
+
+interface FailureRow {
+  base_branch: string;
+  base_run_id: string | null;
+  test_case_id: string | null;
+  project: string;
+  file: string;
+  title: string;
+  title_path: string[];
+  error_signature: string | null;
+  error_signature_text: string | null;
+  error_message: string | null;
+  fails_in_base_run: boolean;
+  flaky_in_window: boolean;
+  failed_on_base_with_signature: boolean;
+}
+
+/**
+ * Each failed test of the run with its verdict against the run's base branch; null when the project has no
+ * such run. A run with no finished run on its base before it still gets verdicts (none is failing-on-base).
+ *
+ * @example const failures = await runFailures(store, projectId, runId);
+ */
+export async function runFailures(
+  { db, schemas }: TestResultsReadStore,
+  projectId: string,
+  runId: string,
+): Promise<RunFailures | null> {
+  const list = schemas.runList;
+  // In the window: runs of the project that started before R, at most VERDICT_WINDOW_DAYS days before it.
+  const inWindow = (alias: string) =>
+    `${alias}.project_id = r.project_id AND ${alias}.started_at < r.started_at
+       AND ${alias}.started_at >= r.started_at - ($4::int * interval '1 day')`;
+  const { rows } = await db.query<FailureRow>(
+    `WITH r AS (
+       SELECT id, project_id, started_at, coalesce(base_branch, $3) AS base_branch
+       FROM ${list}.runs WHERE id = $2 AND project_id = $1
+     ),
+     base AS (
+       SELECT b.id FROM ${list}.runs b, r
+       WHERE b.project_id = r.project_id AND b.branch = r.base_branch AND b.status = 'finished'
+         AND b.started_at < r.started_at
+       ORDER BY b.started_at DESC, b.id DESC LIMIT 1
+     )
+     SELECT r.base_branch, (SELECT id FROM base) AS base_run_id, f.test_case_id, f.project, f.file,
+       c.title, c.title_path, f.error_signature, f.error_signature_text, f.error_message,
+       EXISTS (SELECT 1 FROM ${list}.run_tests b
+         WHERE b.run_id = (SELECT id FROM base) AND b.test_case_id = f.test_case_id
+           AND b.project = f.project AND b.outcome = 'failed') AS fails_in_base_run,
+       EXISTS (SELECT 1 FROM ${list}.run_tests h JOIN ${list}.runs w ON w.id = h.run_id
+         WHERE h.project_id = r.project_id AND h.test_case_id = f.test_case_id AND h.project = f.project
+           AND h.outcome = 'flaky' AND ${inWindow('w')}) AS flaky_in_window,
+       EXISTS (SELECT 1 FROM ${list}.run_tests h JOIN ${list}.runs w ON w.id = h.run_id
+         WHERE h.project_id = r.project_id AND h.test_case_id = f.test_case_id AND h.project = f.project
+           AND h.outcome = 'failed' AND h.error_signature IS NOT DISTINCT FROM f.error_signature
+           AND w.branch = r.base_branch AND ${inWindow('w')}) AS failed_on_base_with_signature
+     FROM r
+     LEFT JOIN ${list}.run_tests f ON f.run_id = r.id AND f.outcome = 'failed'
+     LEFT JOIN ${schemas.caseHistory}.test_cases c ON c.project_id = r.project_id AND c.id = f.test_case_id
+     ORDER BY f.file, c.title_path, f.project`,
+    [projectId, runId, DEFAULT_BASE_BRANCH, VERDICT_WINDOW_DAYS],
+  );
+  const [first] = rows;
+  if (!first) return null;
+  const items = rows.filter((row) => row.test_case_id !== null).map(failureOf);
+  return {
+    baseBranch: first.base_branch,
+    baseRunId: first.base_run_id,
+    windowDays: VERDICT_WINDOW_DAYS,
+    counts: countVerdicts(items.map((item) => item.verdict)),
+    items,
+  };
+}
+
+function failureOf(row: FailureRow): RunFailure {
+  const titlePath = row.title_path ?? [];
+  return {
+    testCaseId: row.test_case_id ?? '',
+    title: row.title ?? titlePath.at(-1) ?? '',
+    titlePath,
+    file: row.file,
+    project: platformOrNull(row.project),
+    verdict: verdictOf({
+      quarantined: false,
+      failsInBaseRun: row.fails_in_base_run,
+      flakyInWindow: row.flaky_in_window,
+      failedOnBaseWithSignature: row.failed_on_base_with_signature,
+    }),
+    signature:
+      row.error_signature === null ? null : { id: row.error_signature, text: row.error_signature_text ?? '' },
+    errorMessage: row.error_message,
+  };
+}
+
+/**
+ * What run.finished carries of a run's failures: the base, the counts, and the first new failures.
+ *
+ * @example const summary = failuresSummary(await runFailures(store, projectId, runId));
+ */
+export function failuresSummary(failures: RunFailures): RunFinishedFailures {
+  return {
+    baseBranch: failures.baseBranch,
+    baseRunId: failures.baseRunId,
+    counts: failures.counts,
+    newFailures: failures.items
+      .filter((item) => item.verdict === 'new')
+      .slice(0, MAX_NEW_FAILURES)
+      .map((item) => ({
+        testCaseId: item.testCaseId,
+        title: item.title,
+        file: item.file,
+        project: item.project,
+        signatureId: item.signature?.id ?? null,
+      })),
+  };
+}
