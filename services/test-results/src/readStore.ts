@@ -5,8 +5,10 @@
  * it; a projection reads and writes only its own tables.
  */
 import {
+  errorSignature,
   parseTestResultsEvent,
   testCaseIdOf,
+  type ErrorSignature,
   type ResultItem,
   type TestResultsEvent,
 } from '@verdict/contracts';
@@ -66,6 +68,27 @@ export const platformOrNull = (project: string): string | null => (project === N
 
 const parsed = new WeakMap<StoredEvent, TestResultsEvent>();
 const caseIds = new WeakMap<ResultItem, string>();
+const signatures = new WeakMap<ResultItem, ErrorSignature | null>();
+
+/**
+ * The error signature of a failed attempt, computed once however many read models ask for it (each append
+ * hands the same items to every one); null for an attempt without an error message.
+ */
+export function signatureOf(item: ResultItem): ErrorSignature | null {
+  let signature = signatures.get(item);
+  if (signature === undefined) {
+    signature = item.error?.message
+      ? errorSignature({
+          message: item.error.message,
+          stack: item.error.stack,
+          location: item.error.location,
+          testFile: item.file,
+        })
+      : null;
+    signatures.set(item, signature);
+  }
+  return signature;
+}
 
 /**
  * A stored event as the test-results event it is, parsed once however many read models apply it (each

@@ -5,15 +5,9 @@
  * nothing; the runs' branch and environment are copied onto their attempts whichever comes first (results
  * can be applied before their run.created, from another stream).
  */
-import {
-  ERROR_SIGNATURE_VERSION,
-  errorSignature,
-  keptInstant,
-  type ErrorSignature,
-  type ResultItem,
-} from '@verdict/contracts';
+import { ERROR_SIGNATURE_VERSION, keptInstant, type ErrorSignature } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
-import { NO_PLATFORM, resultsOf, testResultsEventOf, type RecordedResult } from '../readStore';
+import { NO_PLATFORM, resultsOf, signatureOf, testResultsEventOf, type RecordedResult } from '../readStore';
 
 /** The first characters of the latest raw message a group keeps as its sample. */
 export const SAMPLE_CHARS = 2_000;
@@ -40,25 +34,6 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     PRIMARY KEY (project_id, signature_id))`);
 }
 
-const signatures = new WeakMap<ResultItem, ErrorSignature | null>();
-
-/** The signature of a failed attempt, once per item however often a batch asks; null without a message. */
-export function signatureOf(item: ResultItem): ErrorSignature | null {
-  let signature = signatures.get(item);
-  if (signature === undefined) {
-    signature = item.error?.message
-      ? errorSignature({
-          message: item.error.message,
-          stack: item.error.stack,
-          location: item.error.location,
-          testFile: item.file,
-        })
-      : null;
-    signatures.set(item, signature);
-  }
-  return signature;
-}
-
 interface Hit {
   result: RecordedResult;
   signature: ErrorSignature;
@@ -74,15 +49,25 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
     if (signature) hits.push({ result, signature, occurredAt: keptInstant(result.item.startedAt) });
   }
   if (hits.length === 0) return;
+  // One statement (one round trip) for both tables: a data-modifying WITH runs whether or not it is read.
   await tx.query(
-    `INSERT INTO ${s}.error_hits (run_id, test_case_id, project, attempt, project_id, signature_id,
-       occurred_at, branch, environment)
-     SELECT h.run_id, h.test_case_id, h.project, h.attempt, h.project_id, h.signature_id, h.occurred_at,
-       r.branch, r.environment
-     FROM json_to_recordset($1::json) AS h(run_id text, test_case_id text, project text, attempt integer,
-       project_id text, signature_id text, occurred_at timestamptz)
-     LEFT JOIN ${s}.error_runs r ON r.run_id = h.run_id
-     ON CONFLICT DO NOTHING`,
+    `WITH hits AS (
+       INSERT INTO ${s}.error_hits (run_id, test_case_id, project, attempt, project_id, signature_id,
+         occurred_at, branch, environment)
+       SELECT h.run_id, h.test_case_id, h.project, h.attempt, h.project_id, h.signature_id, h.occurred_at,
+         r.branch, r.environment
+       FROM json_to_recordset($1::json) AS h(run_id text, test_case_id text, project text, attempt integer,
+         project_id text, signature_id text, occurred_at timestamptz)
+       LEFT JOIN ${s}.error_runs r ON r.run_id = h.run_id
+       ON CONFLICT DO NOTHING
+     )
+     INSERT INTO ${s}.error_signatures AS sig (project_id, signature_id, message, frame_file, frame_function,
+       text, sample_message, sample_at)
+     SELECT * FROM json_to_recordset($2::json) AS r(project_id text, signature_id text, message text,
+       frame_file text, frame_function text, text text, sample_message text, sample_at timestamptz)
+     ON CONFLICT (project_id, signature_id) DO UPDATE SET
+       sample_message = EXCLUDED.sample_message, sample_at = EXCLUDED.sample_at
+     WHERE (EXCLUDED.sample_at, EXCLUDED.sample_message) > (sig.sample_at, sig.sample_message)`,
     [
       JSON.stringify(
         hits.map(({ result, signature, occurredAt }) => ({
@@ -95,16 +80,16 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
           occurred_at: occurredAt,
         })),
       ),
+      JSON.stringify(signatureRows(hits)),
     ],
   );
-  await upsertSignatures(tx, s, hits);
 }
 
 /**
  * The batch's signatures, each with its latest sample (the latest attempt, the greater message on a tie, so
  * any order of the same attempts keeps the same sample); in key order, so concurrent batches lock in one order.
  */
-async function upsertSignatures(tx: SqlExecutor, s: string, hits: readonly Hit[]): Promise<void> {
+function signatureRows(hits: readonly Hit[]) {
   const latest = new Map<string, Hit & { sample: string }>();
   for (const hit of hits) {
     const key = `${hit.result.projectId}\u0000${hit.signature.id}`;
@@ -114,7 +99,7 @@ async function upsertSignatures(tx: SqlExecutor, s: string, hits: readonly Hit[]
       latest.set(key, { ...hit, sample });
     }
   }
-  const rows = [...latest.entries()]
+  return [...latest.entries()]
     .sort(([a], [b]) => compare(a, b))
     .map(([, { result, signature, occurredAt, sample }]) => ({
       project_id: result.projectId,
@@ -126,16 +111,6 @@ async function upsertSignatures(tx: SqlExecutor, s: string, hits: readonly Hit[]
       sample_message: sample,
       sample_at: occurredAt,
     }));
-  await tx.query(
-    `INSERT INTO ${s}.error_signatures AS sig (project_id, signature_id, message, frame_file, frame_function,
-       text, sample_message, sample_at)
-     SELECT * FROM json_to_recordset($1::json) AS r(project_id text, signature_id text, message text,
-       frame_file text, frame_function text, text text, sample_message text, sample_at timestamptz)
-     ON CONFLICT (project_id, signature_id) DO UPDATE SET
-       sample_message = EXCLUDED.sample_message, sample_at = EXCLUDED.sample_at
-     WHERE (EXCLUDED.sample_at, EXCLUDED.sample_message) > (sig.sample_at, sig.sample_message)`,
-    [JSON.stringify(rows)],
-  );
 }
 
 /** A run's branch and environment, kept for its attempts to come and copied onto those already here. */
@@ -144,17 +119,15 @@ async function addRun(
   s: string,
   run: { runId: string; projectId: string; branch: string | null; environment: string | null },
 ): Promise<void> {
+  // The hits keep what the run says; a shard's second run.created (if any) says the same.
   await tx.query(
-    `INSERT INTO ${s}.error_runs (run_id, project_id, branch, environment) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (run_id) DO NOTHING`,
+    `WITH run AS (
+       INSERT INTO ${s}.error_runs (run_id, project_id, branch, environment) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (run_id) DO NOTHING
+     )
+     UPDATE ${s}.error_hits SET branch = $3, environment = $4
+     WHERE run_id = $1 AND (branch IS DISTINCT FROM $3 OR environment IS DISTINCT FROM $4)`,
     [run.runId, run.projectId, run.branch, run.environment],
-  );
-  await tx.query(
-    `UPDATE ${s}.error_hits h SET branch = r.branch, environment = r.environment
-     FROM ${s}.error_runs r
-     WHERE r.run_id = $1 AND h.run_id = $1
-       AND (h.branch IS DISTINCT FROM r.branch OR h.environment IS DISTINCT FROM r.environment)`,
-    [run.runId],
   );
 }
 

@@ -2,9 +2,9 @@
  * How a batch of attempts moves the run list: each attempt new to it is added up into its test's run_tests
  * row, and each run's stats move by the difference between those rows' outcomes before and after.
  */
-import { errorSignature, keptInstant } from '@verdict/contracts';
+import { keptInstant } from '@verdict/contracts';
 import type { SqlExecutor } from '@verdict/platform';
-import { NO_PLATFORM, type RecordedResult } from '../../readStore';
+import { NO_PLATFORM, signatureOf, type RecordedResult } from '../../readStore';
 
 /**
  * A test's outcome in a run from what its attempts so far add up to. An attempt went as expected when its
@@ -46,14 +46,8 @@ function attemptRows(results: readonly RecordedResult[]) {
 
 /** The error signature of a failed attempt (id and readable form); nulls for an attempt without an error. */
 function signatureColumns(item: RecordedResult['item']) {
-  if (!item.error?.message) return { error_signature: null, error_signature_text: null };
-  const signature = errorSignature({
-    message: item.error.message,
-    stack: item.error.stack,
-    location: item.error.location,
-    testFile: item.file,
-  });
-  return { error_signature: signature.id, error_signature_text: signature.text };
+  const signature = signatureOf(item);
+  return { error_signature: signature?.id ?? null, error_signature_text: signature?.text ?? null };
 }
 
 /**
