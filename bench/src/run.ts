@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchAnalytics } from './analytics.bench';
 import { benchEmbeddedMemory } from './embeddedMemory.bench';
+import { benchErrors } from './errors.bench';
 import { benchEventBus } from './eventBus.bench';
 import { benchEventStore } from './eventStore.bench';
 import { benchGateway } from './gateway.bench';
@@ -41,6 +42,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
     ...(await benchEmbeddedIngest()),
   ],
   analytics: () => benchAnalytics(server('DATABASE_URL')),
+  errors: () => onScratchDatabase(server('DATABASE_URL'), (databaseUrl) => benchErrors(databaseUrl)),
   gateway: () =>
     onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
       benchGateway({ databaseUrl, kafkaBrokers: server('KAFKA_BROKERS'), redisUrl: server('REDIS_URL') }),
