@@ -38,6 +38,7 @@ export { VERSION } from './generated/version';
 export { MANUAL_CASE_VALUES, RUN_CASE_RESULTS } from './generated/values';
 export {
   CATEGORY_LABELS,
+  errorGroupUrl,
   renderComparison,
   renderRunSummary,
   testPageUrl,

@@ -71,6 +71,15 @@ export function testPageUrl(runUrl: string, testCaseId: string, project: string 
   return `${runUrl.replace(/\/+$/, '')}/tests/${encodeURIComponent(testCaseId)}${search}`;
 }
 
+/**
+ * The web app's page of an error group, beside the run's page under its project.
+ *
+ * @example errorGroupUrl('https://verdict.example.com/projects/p1/runs/r1', '0123456789ab') // '…/projects/p1/errors/0123456789ab'
+ */
+export function errorGroupUrl(runUrl: string, signatureId: string): string {
+  return `${runUrl.replace(/\/+$/, '').replace(/\/runs\/[^/]+$/, '')}/errors/${encodeURIComponent(signatureId)}`;
+}
+
 function runName(run: { counter: number; branch: string | null; commit: { sha: string } | null }): string {
   const branch = run.branch ? ` on ${code(run.branch)}` : '';
   const commit = run.commit ? ` at ${code(shortSha(run.commit.sha))}` : '';
@@ -117,7 +126,7 @@ function failureLines(input: RunSummaryInput, max: number): string[] {
     const platform = failure.project ? ` [${cell(failure.project)}]` : '';
     const link = testPageUrl(runUrl, failure.testCaseId, failure.project);
     const signature = failure.signature
-      ? `${code(failure.signature.text)} <sub>${failure.signature.id}</sub>`
+      ? `${code(failure.signature.text)} <sub>[${failure.signature.id}](${errorGroupUrl(runUrl, failure.signature.id)})</sub>`
       : '—';
     lines.push(
       `| **${VERDICT_LABELS[failure.verdict]}** | [${name}](${link})${platform}<br>${code(failure.file)} | ${signature} |`,

@@ -1,5 +1,5 @@
 import type { RunComparison, RunDetail, RunFailure } from '../types';
-import { cell, code, renderComparison, renderRunSummary, testPageUrl } from './markdown';
+import { cell, code, errorGroupUrl, renderComparison, renderRunSummary, testPageUrl } from './markdown';
 
 const runUrl = 'https://verdict.example.com/projects/shop/runs/r2';
 
@@ -124,7 +124,7 @@ describe('renderRunSummary', () => {
       '**2 failures** against `main`: 1 new · 1 failing on base · 0 known flaky · 0 quarantined',
     );
     expect(markdown).toContain(
-      `| **new** | [checkout › pays by card](${runUrl}/tests/c1?project=chromium) [chromium]<br>\`tests/checkout.spec.ts\` | \`Expected <n>, received <n> at tests/checkout.spec.ts › pays\` <sub>0123456789ab</sub> |`,
+      `| **new** | [checkout › pays by card](${runUrl}/tests/c1?project=chromium) [chromium]<br>\`tests/checkout.spec.ts\` | \`Expected <n>, received <n> at tests/checkout.spec.ts › pays\` <sub>[0123456789ab](https://verdict.example.com/projects/shop/errors/0123456789ab)</sub> |`,
     );
     expect(markdown).toContain(`| **failing on base** | [cart › lists \\| items](${runUrl}/tests/c2)`);
   });
@@ -195,6 +195,7 @@ describe('Markdown pieces', () => {
     expect(cell('a | b\nc')).toBe('a \\| b c');
     expect(code('plain')).toBe('`plain`');
     expect(code('uses `x` here')).toBe('`` uses `x` here ``');
+    expect(errorGroupUrl(`${runUrl}/`, 'abc')).toBe('https://verdict.example.com/projects/shop/errors/abc');
     expect(testPageUrl(`${runUrl}/`, 'a b', 'mobile safari')).toBe(
       `${runUrl}/tests/a%20b?project=mobile+safari`,
     );
