@@ -243,6 +243,13 @@ async function main() {
       process.exit(code);
       break;
     }
+    case 'demo': {
+      // An API client like the reporters: the demo history and its loader come from @verdict/client/demo.
+      const built = await ensureClientsBuilt();
+      if (built !== 0) process.exit(built);
+      process.exit(await run(node22, [path.join(root, 'scripts/demo.cjs'), ...rest]));
+      break;
+    }
     case 'dlq': {
       // An admin API client: the dead letters of a running Verdict (scripts/dlq.cjs).
       process.exit(await run(node22, [path.join(root, 'scripts/dlq.cjs'), ...rest]));

@@ -4,7 +4,7 @@
  * left as it is, so loading twice adds nothing; one that a load left unfinished is completed (its results
  * already there are duplicates, which the API counts and ignores).
  */
-import type { CallOptions, VerdictClient } from '../client';
+import type { CallOptions, StartedRun, VerdictClient } from '../client';
 import type { DemoRun } from './history';
 
 export interface DemoLoadProgress {
@@ -29,6 +29,22 @@ export interface DemoLoadSummary {
   accepted: number;
 }
 
+/** Starts or joins the run; null when a previous load finished it (the API answers 409 RUN_FINISHED). */
+async function startUnlessFinished(
+  client: VerdictClient,
+  run: DemoRun,
+  call: CallOptions,
+): Promise<StartedRun | null> {
+  try {
+    const started = await client.startRun(run.start, call);
+    return started.run.status === 'running' ? started : null;
+  } catch (error) {
+    // The error's code, not its class: this module is bundled apart from the client's error classes.
+    if ((error as { code?: unknown } | null)?.code === 'RUN_FINISHED') return null;
+    throw error;
+  }
+}
+
 /**
  * Loads `runs` (oldest first) into the client's project, or `options.project`.
  *
@@ -42,9 +58,9 @@ export async function loadDemoRuns(
   const { onProgress, ...call } = options;
   const summary: DemoLoadSummary = { created: 0, skipped: 0, accepted: 0 };
   for (const [index, run] of runs.entries()) {
-    const started = await client.startRun(run.start, call);
-    const finished = !started.created && started.run.status !== 'running';
-    if (finished) {
+    const started = await startUnlessFinished(client, run, call);
+    const finished = started === null;
+    if (started === null) {
       summary.skipped += 1;
     } else {
       if (started.created) summary.created += 1;
