@@ -34,6 +34,21 @@ export type TokenInfo = z.infer<typeof TokenInfo>;
 /** The path of every project-scoped route. */
 export const ProjectPath = z.object({ projectId: z.string().min(1) });
 
+/** A project's settings (`GET /{projectId}/settings`). */
+export const ProjectSettings = z.object({
+  projectId: z.string(),
+  defaultBranch: z
+    .string()
+    .describe("The base branch of runs that name none, for each failure's verdict; `main` until changed"),
+});
+export type ProjectSettings = z.infer<typeof ProjectSettings>;
+
+/** `PATCH /{projectId}/settings` (owner or admin). */
+export const UpdateProjectSettingsRequest = z.strictObject({
+  defaultBranch: z.string().trim().min(1).max(500),
+});
+export type UpdateProjectSettingsRequest = z.infer<typeof UpdateProjectSettingsRequest>;
+
 /**
  * Where the gateway serves artifact downloads. Their URLs are signed and expire (API.md: default 15
  * minutes); the signature is the credential, so no bearer token is asked for.

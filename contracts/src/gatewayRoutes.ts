@@ -36,13 +36,15 @@ import {
   ProjectMember,
   ProjectMembersQuery,
   ProjectPath,
+  ProjectSettings,
   SessionInfo,
   SignedOut,
   SignInRequest,
   TokenInfo,
   TokenInfoQuery,
+  UpdateProjectSettingsRequest,
 } from './gateway';
-import { defineRoutes, READER_ROLES, ROLES } from './http';
+import { ADMIN_ROLES, defineRoutes, READER_ROLES, ROLES } from './http';
 
 const ok = (schema: Parameters<typeof successEnvelope>[0], description = 'OK') => ({
   description,
@@ -187,12 +189,48 @@ export const projectMemberRoutes = defineRoutes([
   },
 ]);
 
+/** A project's settings: any member reads them, an owner or admin changes them. */
+export const projectSettingsRoutes = defineRoutes([
+  {
+    method: 'get',
+    path: '/{projectId}/settings',
+    summary: "The project's settings: its default branch",
+    tag: 'Projects',
+    security: 'bearer',
+    roles: READER_ROLES,
+    params: ProjectPath,
+    responses: { 200: ok(ProjectSettings) },
+  },
+  {
+    method: 'patch',
+    path: '/{projectId}/settings',
+    summary: "Change the project's settings (owner or admin)",
+    description:
+      "defaultBranch: the base branch of the runs started from now on that name none (each failure's verdict compares with it); runs already started keep theirs.",
+    tag: 'Projects',
+    security: 'bearer',
+    roles: ADMIN_ROLES,
+    params: ProjectPath,
+    body: UpdateProjectSettingsRequest,
+    responses: {
+      200: ok(ProjectSettings),
+      400: refused('VALIDATION_ERROR: no defaultBranch, an empty one, or an unknown field'),
+      403: refused('FORBIDDEN: the role is member or viewer'),
+    },
+  },
+]);
+
 /**
  * The routes the gateway itself serves under each API prefix, as the OpenAPI document shows them. The
  * retired GET /{projectId}/context (spec §9, always 404) and the signed artifact downloads (the URLs that
  * `include=artifacts` hands out, under /downloads) are no operations of the API: docs/api.md describes them.
  */
-export const gatewayApiRoutes = [...sessionRoutes, ...tokenInfoRoutes, ...projectMemberRoutes] as const;
+export const gatewayApiRoutes = [
+  ...sessionRoutes,
+  ...tokenInfoRoutes,
+  ...projectMemberRoutes,
+  ...projectSettingsRoutes,
+] as const;
 
 /** The administration API's identity routes (API.md), under /admin/v1, opened by VERDICT_ADMIN_KEY. */
 export const identityAdminRoutes = defineRoutes([

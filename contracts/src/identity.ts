@@ -70,6 +70,20 @@ export const ProjectCreated = defineEvent(
   }),
 );
 
+/** A project's settings changed (owner or admin, `PATCH /{projectId}/settings`); each field as it is now. */
+export const ProjectSettingsChanged = defineEvent(
+  'project.settings-changed',
+  1,
+  z.object({
+    projectId: z.string(),
+    organizationId: z.string(),
+    /** The base branch of runs that name none (a verdict per failure). */
+    defaultBranch: z.string(),
+    changedBy: z.string(),
+    changedAt: Timestamp,
+  }),
+);
+
 export const MembershipSet = defineEvent(
   'membership.set',
   1,
@@ -124,6 +138,7 @@ export const TokenRevoked = defineEvent(
 export const IDENTITY_EVENTS = [
   OrganizationCreated,
   ProjectCreated,
+  ProjectSettingsChanged,
   MembershipSet,
   UserCreated,
   TokenIssued,
@@ -131,7 +146,7 @@ export const IDENTITY_EVENTS = [
 ] as const;
 
 export type OrganizationEvent = EventOf<
-  typeof OrganizationCreated | typeof ProjectCreated | typeof MembershipSet
+  typeof OrganizationCreated | typeof ProjectCreated | typeof ProjectSettingsChanged | typeof MembershipSet
 >;
 export type UserEvent = EventOf<typeof UserCreated>;
 export type TokenEvent = EventOf<typeof TokenIssued | typeof TokenRevoked>;

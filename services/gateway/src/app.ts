@@ -24,6 +24,7 @@ import { limitFailedAdminKeys } from './access/rateLimits';
 import { createSessionRouter, createSignInRouter } from './access/sessions/routes';
 import { createOwnTokensRouter } from './access/sessions/ownTokenRoutes';
 import { createMembersRouter } from './identity/members';
+import { createProjectSettingsRouter } from './identity/projectSettings';
 import { createSessionStore, type SessionStore } from './access/sessions/sessionStore';
 import { createWebAppRouter } from './web/webApp';
 import type { Identity } from './identity/module';
@@ -237,6 +238,12 @@ export function createGatewayApp(options: GatewayOptions): Express {
   api.use(accessChain);
   api.use(createTokenInfoRouter({ directory: options.identity.directory }));
   api.use(createMembersRouter(options.identity.members));
+  api.use(
+    createProjectSettingsRouter({
+      directory: options.identity.directory,
+      commands: options.identity.commands,
+    }),
+  );
   api.use(createSessionRouter(sessionOptions));
   api.use(
     createOwnTokensRouter({

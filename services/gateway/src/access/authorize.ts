@@ -22,6 +22,8 @@ export interface AccessContext {
   role: Role;
   scopes: string[];
   tokenId: string;
+  /** The project's default branch, on requests that start a run (the base of its failures' verdicts). */
+  defaultBranch?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -72,6 +74,11 @@ export function authorize({ directory }: AuthorizeOptions): RequestHandler {
     if (request.isWrite && !WRITE_ROLES.has(role)) {
       throw new ForbiddenError(`The ${role} role cannot make changes; owner, admin or member can`);
     }
+    // Read fresh, and only where a run starts: settings change, unlike the cached project record.
+    const defaultBranch =
+      startsRun(req.method, req.path) && directory.defaultBranchOf
+        ? await directory.defaultBranchOf(project.id)
+        : undefined;
     res.locals.project = project;
     res.locals.access = {
       organizationId: project.organizationId,
@@ -80,9 +87,15 @@ export function authorize({ directory }: AuthorizeOptions): RequestHandler {
       role,
       scopes: [...principal.token.scopes],
       tokenId: principal.token.id,
+      ...(defaultBranch === undefined ? {} : { defaultBranch }),
     };
     next();
   };
+}
+
+/** `POST /{projectId}/test-runs` and the report imports: the requests that may create a run. */
+function startsRun(method: string, path: string): boolean {
+  return method.toUpperCase() === 'POST' && /^\/[^/]+\/(test-runs|imports\/[^/]+)\/?$/i.test(path);
 }
 
 /**

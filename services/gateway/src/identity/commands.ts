@@ -19,7 +19,9 @@ import {
   type Plan,
   type RevokedToken,
   type SetMembershipRequest,
+  type ProjectSettings,
   type TokenScope,
+  type UpdateProjectSettingsRequest,
 } from '@verdict/contracts';
 import {
   NotFoundError,
@@ -93,6 +95,13 @@ export interface IdentityCommands {
   ): Promise<AdminMembership>;
   issueToken(request: IssueTokenRequest, context?: CommandContext): Promise<IssuedToken>;
   revokeToken(tokenId: string, context?: CommandContext): Promise<RevokedToken>;
+  /** `PATCH /{projectId}/settings`: the caller (owner or admin) has been authorized by the route. */
+  changeProjectSettings(
+    project: { organizationId: string; projectId: string },
+    request: UpdateProjectSettingsRequest,
+    changedBy: string,
+    context?: CommandContext,
+  ): Promise<ProjectSettings>;
 }
 
 /** The plan of an organization-creation request: the free tier of spec §2 when none is given. */
@@ -292,6 +301,27 @@ export function createIdentityCommands(options: IdentityCommandsOptions): Identi
       );
       if (state.status !== 'revoked') throw new Error(`token ${tokenId} is not revoked after its revocation`);
       return { id: tokenId, revokedAt: state.revokedAt };
+    },
+
+    async changeProjectSettings({ organizationId, projectId }, request, changedBy, context = {}) {
+      const { state } = await run(
+        organizationStream(organizationId),
+        organizationDecider,
+        {
+          type: 'changeProjectSettings',
+          organizationId,
+          projectId,
+          defaultBranch: request.defaultBranch,
+          changedBy,
+          now: clock.now(),
+        },
+        { ...context, projectId },
+      );
+      const project = activeOrganization(state).projects.find(
+        (candidate) => candidate.projectId === projectId,
+      );
+      if (!project) throw new Error(`project ${projectId} missing after its settings changed`);
+      return { projectId, defaultBranch: project.defaultBranch };
     },
   };
 }

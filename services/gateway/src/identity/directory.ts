@@ -45,6 +45,11 @@ export interface IdentityDirectory {
    */
   identityVersion?(): Promise<string | null>;
   findProject(projectId: string): Promise<ProjectRecord | null>;
+  /**
+   * The project's default branch (its settings, DEFAULT_BASE_BRANCH until changed), read fresh: unlike the
+   * project record it changes. Absent: the internal identity carries none and the run uses the default.
+   */
+  defaultBranchOf?(projectId: string): Promise<string>;
   /** The user's role in the organization, or null when not a member. */
   roleOf(userId: string, organizationId: string): Promise<Role | null>;
 }

@@ -4,9 +4,11 @@
  * Pure: `now` and new ids come in with the command.
  */
 import {
+  DEFAULT_BASE_BRANCH,
   MembershipSet,
   OrganizationCreated,
   ProjectCreated,
+  ProjectSettingsChanged,
   parseIdentityEvent,
   type MembershipRole,
   type OrganizationEvent,
@@ -19,6 +21,8 @@ export interface ProjectState {
   name: string;
   allocation: number | null;
   createdAt: string;
+  /** The base branch of runs that name none; DEFAULT_BASE_BRANCH until an owner or admin changes it. */
+  defaultBranch: string;
 }
 
 export interface MemberState {
@@ -48,7 +52,15 @@ export type OrganizationCommand =
       allocation: number | null;
       now: Date;
     }
-  | { type: 'setMembership'; organizationId: string; userId: string; role: MembershipRole; now: Date };
+  | { type: 'setMembership'; organizationId: string; userId: string; role: MembershipRole; now: Date }
+  | {
+      type: 'changeProjectSettings';
+      organizationId: string;
+      projectId: string;
+      defaultBranch: string;
+      changedBy: string;
+      now: Date;
+    };
 
 /** The stream of one organization. */
 export const organizationStream = (organizationId: string): string => `organization-${organizationId}`;
@@ -72,7 +84,16 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
     case 'project.created': {
       if (state.status !== 'active') return state;
       const { projectId, name, allocation, createdAt } = event.data;
-      return { ...state, projects: [...state.projects, { projectId, name, allocation, createdAt }] };
+      const project = { projectId, name, allocation, createdAt, defaultBranch: DEFAULT_BASE_BRANCH };
+      return { ...state, projects: [...state.projects, project] };
+    }
+    case 'project.settings-changed': {
+      if (state.status !== 'active') return state;
+      const { projectId, defaultBranch } = event.data;
+      const projects = state.projects.map((project) =>
+        project.projectId === projectId ? { ...project, defaultBranch } : project,
+      );
+      return { ...state, projects };
     }
     case 'membership.set': {
       if (state.status !== 'active') return state;
@@ -167,6 +188,26 @@ function setMembership(
   ];
 }
 
+function changeProjectSettings(
+  command: Extract<OrganizationCommand, { type: 'changeProjectSettings' }>,
+  state: OrganizationState,
+): OrganizationEvent[] {
+  const organization = requireOrganization(state, command.organizationId);
+  const project = organization.projects.find((candidate) => candidate.projectId === command.projectId);
+  if (!project) throw new NotFoundError(`Project ${command.projectId} not found`);
+  // The same settings again change nothing and record nothing.
+  if (project.defaultBranch === command.defaultBranch) return [];
+  return [
+    ProjectSettingsChanged.of({
+      projectId: command.projectId,
+      organizationId: organization.organizationId,
+      defaultBranch: command.defaultBranch,
+      changedBy: command.changedBy,
+      changedAt: command.now.toISOString(),
+    }),
+  ];
+}
+
 export function decide(command: OrganizationCommand, state: OrganizationState): OrganizationEvent[] {
   switch (command.type) {
     case 'createOrganization':
@@ -175,6 +216,8 @@ export function decide(command: OrganizationCommand, state: OrganizationState): 
       return createProject(command, state);
     case 'setMembership':
       return setMembership(command, state);
+    case 'changeProjectSettings':
+      return changeProjectSettings(command, state);
   }
 }
 
@@ -183,6 +226,7 @@ function parse(event: { type: string; version: number; data: unknown }): Organiz
   if (
     parsed.type === 'organization.created' ||
     parsed.type === 'project.created' ||
+    parsed.type === 'project.settings-changed' ||
     parsed.type === 'membership.set'
   ) {
     return parsed;

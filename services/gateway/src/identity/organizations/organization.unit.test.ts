@@ -1,4 +1,11 @@
-import { FREE_PLAN, MembershipSet, OrganizationCreated, ProjectCreated, type Plan } from '@verdict/contracts';
+import {
+  FREE_PLAN,
+  MembershipSet,
+  OrganizationCreated,
+  ProjectCreated,
+  ProjectSettingsChanged,
+  type Plan,
+} from '@verdict/contracts';
 import { given } from '@verdict/platform/testing';
 import { organizationDecider } from './organization';
 
@@ -27,6 +34,47 @@ const member = (
   role: 'owner' | 'admin' | 'member' | 'viewer',
   previousRole: typeof role | null = null,
 ) => MembershipSet.of({ organizationId, userId, role, previousRole, setAt: '2026-02-03T00:00:00.000Z' });
+
+describe('organization decider: project settings', () => {
+  const change = (defaultBranch: string, projectId = 'p-1') =>
+    ({
+      type: 'changeProjectSettings',
+      organizationId,
+      projectId,
+      defaultBranch,
+      changedBy: 'u-1',
+      now,
+    }) as const;
+  const changed = (defaultBranch: string) =>
+    ProjectSettingsChanged.of({
+      projectId: 'p-1',
+      organizationId,
+      defaultBranch,
+      changedBy: 'u-1',
+      changedAt: now.toISOString(),
+    });
+
+  it('when the default branch of a project changes, then project.settings-changed records the new one', () => {
+    given(organizationDecider, [created(team), project('p-1')])
+      .when(change('develop'))
+      .then([changed('develop')]);
+  });
+
+  it('when the default branch is set to what it is (main at first), then nothing is recorded', () => {
+    given(organizationDecider, [created(team), project('p-1')])
+      .when(change('main'))
+      .then([]);
+    given(organizationDecider, [created(team), project('p-1'), changed('develop')])
+      .when(change('develop'))
+      .then([]);
+  });
+
+  it('when the project is not in the organization, then NOT_FOUND', () => {
+    given(organizationDecider, [created(team), project('p-1')])
+      .when(change('develop', 'p-2'))
+      .thenRefuses({ code: 'NOT_FOUND' });
+  });
+});
 
 describe('organization decider', () => {
   it('when an organization is created, then organization.created records its name and plan', () => {

@@ -6,6 +6,7 @@
  * revocation), so applying an event twice changes nothing even without the projector's checkpoints.
  */
 import {
+  DEFAULT_BASE_BRANCH,
   parseIdentityEvent,
   type IdentityEvent,
   type MembershipRole,
@@ -42,6 +43,12 @@ function tableDefinitions(schema: string): string[] {
        created_at timestamptz NOT NULL
      )`,
     `CREATE INDEX IF NOT EXISTS projects_organization ON ${schema}.projects (organization_id)`,
+    // A project's settings, once changed; a project without a row has the defaults.
+    `CREATE TABLE IF NOT EXISTS ${schema}.project_settings (
+       project_id text PRIMARY KEY,
+       default_branch text NOT NULL,
+       changed_at timestamptz NOT NULL
+     )`,
     `CREATE TABLE IF NOT EXISTS ${schema}.users (
        id text PRIMARY KEY,
        email text NOT NULL,
@@ -109,6 +116,18 @@ async function applyEvent(tx: SqlExecutor, schema: string, event: IdentityEvent)
           allocation === null ? null : Math.min(allocation, STORED_INTEGER_MAX),
           createdAt,
         ],
+      );
+      return;
+    }
+    case 'project.settings-changed': {
+      const { projectId, defaultBranch, changedAt } = event.data;
+      // The latest change wins, whatever order a replay brings them in.
+      await tx.query(
+        `INSERT INTO ${schema}.project_settings (project_id, default_branch, changed_at) VALUES ($1, $2, $3)
+         ON CONFLICT (project_id) DO UPDATE SET default_branch = EXCLUDED.default_branch,
+           changed_at = EXCLUDED.changed_at
+         WHERE project_settings.changed_at <= EXCLUDED.changed_at`,
+        [projectId, defaultBranch, changedAt],
       );
       return;
     }
@@ -265,6 +284,14 @@ export function createSqlIdentityDirectory(
       const { rows } = await db.query<ProjectRow>(findProjectText, [projectId], PREPARED);
       const row = rows[0];
       return row ? { id: row.id, name: row.name, organizationId: row.organization_id } : null;
+    },
+    async defaultBranchOf(projectId) {
+      const { rows } = await db.query<{ default_branch: string }>(
+        `SELECT default_branch FROM ${schema}.project_settings WHERE project_id = $1`,
+        [projectId],
+        PREPARED,
+      );
+      return rows[0]?.default_branch ?? DEFAULT_BASE_BRANCH;
     },
     async roleOf(userId, organizationId): Promise<Role | null> {
       const { rows } = await db.query<{ role: MembershipRole }>(
