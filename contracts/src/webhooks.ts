@@ -197,6 +197,35 @@ export const WebhookRun = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   url: z.string(),
+  /**
+   * run.finished only, beyond the spec's payload (new fields, absent when unknown): the verdicts of the
+   * run's failures against its base branch (see the run detail's include=failures).
+   */
+  failures: z
+    .object({
+      baseBranch: z.string(),
+      baseRunId: z.string().nullable(),
+      counts: z.object({
+        new: z.number().int(),
+        failingOnBase: z.number().int(),
+        knownFlaky: z.number().int(),
+        quarantined: z.number().int(),
+      }),
+    })
+    .optional(),
+  /** run.finished only: the failures whose verdict is `new`, in file and title order, at most 20. */
+  newFailures: z
+    .array(
+      z.object({
+        testCaseId: z.string(),
+        title: z.string(),
+        file: z.string(),
+        project: z.string().nullable(),
+        signatureId: z.string().nullable(),
+      }),
+    )
+    .max(20)
+    .optional(),
 });
 export type WebhookRun = z.infer<typeof WebhookRun>;
 

@@ -10,6 +10,7 @@ import {
   RunFinished,
   TestResultRecorded,
   type ResultItem,
+  type RunFinishedFailures,
   type RunStatus,
 } from '@verdict/contracts';
 import {
@@ -237,7 +238,14 @@ export function result(title: string, status: ResultItem['status'], attempt = 0)
 /** The events of one run as test-results records them: created, results, finished. */
 export function runEvents(
   projectId: string,
-  options: { runId?: string; counter?: number; results?: ResultItem[]; status?: RunStatus | null } = {},
+  options: {
+    runId?: string;
+    counter?: number;
+    results?: ResultItem[];
+    status?: RunStatus | null;
+    /** The verdict summary test-results records on run.finished. */
+    failures?: RunFinishedFailures;
+  } = {},
 ) {
   const runId = options.runId ?? `run-${newId()}`;
   const created = envelope(
@@ -274,7 +282,12 @@ export function runEvents(
     `run-${runId}`,
     2,
     projectId,
-    RunFinished.of({ runId, finishedAt: '2026-03-01T10:05:00.000Z', status: options.status ?? null }),
+    RunFinished.of({
+      runId,
+      finishedAt: '2026-03-01T10:05:00.000Z',
+      status: options.status ?? null,
+      ...(options.failures ? { failures: options.failures } : {}),
+    }),
     '2026-03-01T10:05:00.000Z',
   );
   return { runId, created, results, finished, all: [created, ...results, finished] };

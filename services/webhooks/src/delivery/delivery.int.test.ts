@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { verifySignature } from '@verdict/contracts';
+import { verifySignature, WebhookPayload } from '@verdict/contracts';
 import { createInProcessBus, ManualClock, type EventBus, type SqlDatabase } from '@verdict/platform';
 import {
   eventually,
@@ -132,6 +132,56 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
         },
       },
     });
+  });
+
+  it("when a finished run carries its failures' verdicts, then run.finished adds them as new fields and stays a valid payload", async () => {
+    const p = project();
+    const r = await receiver();
+    await subscribe(harness, p, { url: r.url, events: ['run.started', 'run.finished'] });
+    const newFailure = {
+      testCaseId: 'tc-1',
+      title: 'pays',
+      file: 'tests/cart.spec.ts',
+      project: 'chromium',
+      signatureId: '0123456789ab',
+    };
+    const failures = {
+      baseBranch: 'main',
+      baseRunId: 'run-base',
+      counts: { new: 1, failingOnBase: 2, knownFlaky: 0, quarantined: 0 },
+      newFailures: [newFailure],
+    };
+    const run = runEvents(p, { results: [result('pays', 'failed')], failures });
+    await publish(bus, harness.topic, run.all);
+    const received = await r.waitFor(2);
+    const [started, finished] = [...received]
+      .map((delivery) => WebhookPayload.parse(delivery.json))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    expect(started?.data.run).not.toHaveProperty('failures');
+    expect(started?.data.run).not.toHaveProperty('newFailures');
+    expect(finished?.data.run).toMatchObject({
+      status: 'finished',
+      outcome: 'failed',
+      stats: { total: 1, failed: 1 },
+      failures: { baseBranch: 'main', baseRunId: 'run-base', counts: failures.counts },
+      newFailures: [newFailure],
+    });
+    // The spec's fields come first and unchanged; the new ones follow.
+    expect(Object.keys(finished?.data.run ?? {})).toEqual([
+      'id',
+      'counter',
+      'status',
+      'outcome',
+      'branch',
+      'environment',
+      'commit',
+      'stats',
+      'startedAt',
+      'finishedAt',
+      'url',
+      'failures',
+      'newFailures',
+    ]);
   });
 
   it('when a run starts and a subscription wants run.started, then it gets a running run without outcome', async () => {

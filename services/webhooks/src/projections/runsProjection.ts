@@ -120,6 +120,11 @@ export function webhookRunsProjection(options: RunsProjectionOptions): Projectio
           started ? { ...row, status: 'running', finished_at: null } : row,
           options.publicUrl,
         );
+        // The verdicts test-results decided when the run finished travel with run.finished only.
+        if (event.type === 'run.finished' && event.data.failures) {
+          const { newFailures, ...failures } = event.data.failures;
+          Object.assign(run, { failures, newFailures });
+        }
         queued.push({
           sourceEventId: stored.eventId,
           projectId: row.project_id,
