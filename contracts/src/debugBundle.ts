@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Pagination } from './envelope';
+import { FailureVerdict, SignatureRef } from './failureAnalysis';
 import { Outcome, ResultStatus, SourceLocation, TestStep } from './testResults';
 
 /**
@@ -122,6 +123,13 @@ const testItemShape = {
   durationMs: z.number().min(0).describe('Duration of the latest attempt'),
   error: BundleErrorSummary.nullable().describe('Error of the latest failed attempt'),
   retryCommand: z.string().describe('Copy-paste command that reruns this one test locally'),
+  /** A verdict per failure (issue 31); optional so that bundles of earlier versions stay valid. */
+  verdict: FailureVerdict.nullable()
+    .optional()
+    .describe("Against the run's base branch (see include=failures of the run detail); null unless failed"),
+  signature: SignatureRef.nullable()
+    .optional()
+    .describe("The error signature of the test's failure; null unless failed"),
 };
 
 /**
@@ -213,6 +221,8 @@ export const BundleTest = z.object({
   startedAt: isoTime.nullable(),
   tags: z.array(z.string()),
   annotations: z.array(z.object({ type: z.string(), description: z.string().nullable() })),
+  verdict: testItemShape.verdict,
+  signature: testItemShape.signature,
 });
 export type BundleTest = z.infer<typeof BundleTest>;
 

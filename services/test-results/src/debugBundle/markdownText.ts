@@ -1,5 +1,5 @@
 /** The pieces of Markdown every scope's document is written with: where a test is, its facts, code. */
-import type { Pagination } from '@verdict/contracts';
+import type { FailureVerdict, Pagination, SignatureRef } from '@verdict/contracts';
 import { stripAnsi } from './failureWindow';
 import type { CodeBlock, Unit } from './markdownDocument';
 import type {
@@ -51,6 +51,18 @@ export function testWhere(test: {
 export function itemFacts(item: RunBundleItem | SuiteBundleItem): string {
   const attempts = `${item.attempts} attempt${item.attempts === 1 ? '' : 's'}`;
   return `${item.outcome}, ${attempts}, last ${item.status} in ${duration(item.durationMs)}; caseId ${code(item.caseId)}`;
+}
+
+/** The failure's verdict and signature (a verdict per failure); empty for a test that did not fail. */
+export function verdictText(item: {
+  verdict?: FailureVerdict | null;
+  signature?: SignatureRef | null;
+}): string {
+  if (!item.verdict) return '';
+  const signature = item.signature
+    ? `; signature ${code(item.signature.id)} ${code(oneLine(item.signature.text))}`
+    : '';
+  return `Verdict: ${item.verdict}${signature}`;
 }
 
 export function errorText(error: BundleErrorSummary | null): string {

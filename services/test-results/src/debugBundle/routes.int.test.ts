@@ -97,7 +97,8 @@ async function setUp(adapter: TestDatabase): Promise<void> {
   const ingest = createIngest({ store, clock: new ManualClock('2026-03-05T10:00:00.000Z') });
   const framework = { name: 'playwright', version: '1.50.0' };
 
-  older = (await ingest.startRun(P1, { framework, startedAt: '2026-03-01T10:00:00.000Z' })).run.id;
+  older = (await ingest.startRun(P1, { framework, branch: 'main', startedAt: '2026-03-01T10:00:00.000Z' }))
+    .run.id;
   await ingest.addResults(P1, older, [result('breaks', 0, 'failed')]);
   await ingest.finish(P1, older, { finishedAt: '2026-03-01T10:05:00.000Z' });
 
@@ -215,6 +216,24 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
         hasPrev: false,
       });
       expect(response.body.data.pagination).toBeUndefined();
+    });
+
+    it('when a run is asked for, then each failed test carries its verdict against the base branch and its signature, a flaky one neither', async () => {
+      const response = await bundle(P1, `runId=${target}`);
+      const data = RunBundle.parse(response.body.data);
+      // The older run on main (the base) failed breaks on chromium only.
+      expect(data.items.map((item) => [item.caseId, item.project, item.verdict])).toEqual([
+        [breaksId, 'chromium', 'failing-on-base'],
+        [breaksId, 'firefox', 'new'],
+        [signsInId, 'chromium', 'new'],
+        [retriesId, 'chromium', null],
+      ]);
+      expect(data.items[0]?.signature).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{12}$/) });
+      expect(data.items[3]?.signature).toBeNull();
+      const markdown = await bundle(P1, `runId=${target}&as=markdown`);
+      expect(markdown.text).toContain(
+        `Verdict: failing-on-base; signature \`${data.items[0]?.signature?.id}\``,
+      );
     });
 
     it('when a test case also failed in another recent run, then alsoFailedIn names that run only', async () => {
@@ -359,6 +378,13 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
       expect(data.links.uiUrl).toBe(
         `https://verdict.example.com/projects/${P1}/runs/${target}/tests/${breaksId}?attempt=1`,
       );
+    });
+
+    it("when a failed test's bundle is asked for, then it shows the failure's verdict and signature, in JSON and Markdown", async () => {
+      const data = TestBundle.parse((await bundle(P1, `caseId=${breaksId}&runId=${target}`)).body.data);
+      expect(data.test).toMatchObject({ verdict: 'failing-on-base', signature: { id: expect.any(String) } });
+      const markdown = await bundle(P1, `caseId=${breaksId}&runId=${target}&project=firefox&as=markdown`);
+      expect(markdown.text).toContain('Verdict: new; signature');
     });
 
     it('when attempt=0 is asked for, then it is shown and the history lists attempt 1 only', async () => {

@@ -131,3 +131,30 @@ export function failuresSummary(failures: RunFailures): RunFinishedFailures {
       })),
   };
 }
+
+/** What a debug bundle shows of a failed test: its verdict and signature. */
+export interface FailureVerdictOf {
+  verdict: RunFailure['verdict'];
+  signature: RunFailure['signature'];
+}
+
+/**
+ * The verdict and signature of each failed test of the run, by test case id and platform (`platformOrNull`).
+ *
+ * @example const of = await failureVerdicts(store, projectId, runId); of(caseId, 'chromium')?.verdict;
+ */
+export async function failureVerdicts(
+  store: TestResultsReadStore,
+  projectId: string,
+  runId: string,
+): Promise<(testCaseId: string, project: string | null) => FailureVerdictOf | null> {
+  const failures = await runFailures(store, projectId, runId);
+  const key = (testCaseId: string, project: string | null) => JSON.stringify([testCaseId, project]);
+  const found = new Map(
+    (failures?.items ?? []).map((item) => [
+      key(item.testCaseId, item.project),
+      { verdict: item.verdict, signature: item.signature },
+    ]),
+  );
+  return (testCaseId, project) => found.get(key(testCaseId, project)) ?? null;
+}

@@ -13,6 +13,7 @@ import {
   sentences,
   statsText,
   testWhere,
+  verdictText,
 } from '../markdownText';
 import type { RunBundle, RunBundleItem } from '../types';
 
@@ -64,6 +65,7 @@ function runFailingTests(bundle: RunBundle, pagination: Pagination | undefined):
       `${first + index}. ${testWhere(item)}${alsoFailedIn(item)}`,
       `   ${itemFacts(item)}`,
       ...(item.error ? [`   Error: ${errorLine(item.error)}`] : []),
+      ...(verdictText(item) ? [`   ${verdictText(item)}`] : []),
       `   Rerun: ${code(item.retryCommand)}`,
     ]),
   ];

@@ -7,6 +7,7 @@ import { environmentOf, loadRun, metaOf, runStatusOf } from '../runContext';
 import type { BundleSources, PagedBundle } from '../sources';
 import { runSpecTests, specsOf } from '../specFiles';
 import type { RunBundle, RunBundleItem } from '../types';
+import { failureVerdicts } from '../../verdicts/runFailures';
 
 /** How many of the project's latest runs `alsoFailedIn` looks at. */
 export const ALSO_FAILED_IN_WINDOW = 20;
@@ -56,11 +57,18 @@ export async function runBundle(
     run.id,
     page.map((row) => row.test_case_id),
   );
-  const items: RunBundleItem[] = page.map((row) => ({
-    ...testItemOf(row, framework),
-    suiteId: row.file,
-    alsoFailedIn: recentFailures.get(row.test_case_id) ?? [],
-  }));
+  const verdictOf = await failureVerdicts(sources, projectId, run.id);
+  const items: RunBundleItem[] = page.map((row) => {
+    const item = testItemOf(row, framework);
+    const failure = verdictOf(row.test_case_id, item.project);
+    return {
+      ...item,
+      verdict: failure?.verdict ?? null,
+      signature: failure?.signature ?? null,
+      suiteId: row.file,
+      alsoFailedIn: recentFailures.get(row.test_case_id) ?? [],
+    };
+  });
   const suites = specsOf(await runSpecTests(sources, run.id))
     .filter((spec) => spec.stats.failed + spec.stats.flaky > 0)
     .sort((a, b) => b.stats.failed - a.stats.failed || b.stats.flaky - a.stats.flaky);

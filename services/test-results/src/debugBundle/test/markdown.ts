@@ -18,6 +18,7 @@ import {
   stepLine,
   testWhere,
   windowUnits,
+  verdictText,
 } from '../markdownText';
 import type { BundleArtifact, TestBundle } from '../types';
 
@@ -44,6 +45,7 @@ function testHeadline(bundle: TestBundle): string {
   return sentences([
     `**${status}** ${testWhere(test)}`,
     ...(bundle.error ? [`Error: ${code(firstLine(bundle.error.message))}`] : []),
+    ...(verdictText(test) ? [verdictText(test)] : []),
     `Rerun: ${code(bundle.links.retryCommand)}`,
     ...(failed
       ? [

@@ -13,6 +13,7 @@ import { platformOrNull, type BundleSources, type Timestamp } from '../sources';
 import { emptySpecOf, runSpecTests, specsOf } from '../specFiles';
 import type { AttemptHistoryEntry, BundleArtifact, BundleError, BundleTest, TestBundle } from '../types';
 import { groupArtifacts } from '../views';
+import { failureVerdicts, type FailureVerdictOf } from '../../verdicts/runFailures';
 
 interface CaseRow {
   id: string;
@@ -146,7 +147,7 @@ function attemptHistoryOf(attempts: readonly ResultRow[], selected: number): Att
   );
 }
 
-function bundleTestOf(testCase: CaseRow, result: ResultRow): BundleTest {
+function bundleTestOf(testCase: CaseRow, result: ResultRow, failure: FailureVerdictOf | null): BundleTest {
   return {
     caseId: testCase.id,
     title: testCase.title,
@@ -163,6 +164,8 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow): BundleTest {
       type,
       description: description ?? null,
     })),
+    verdict: failure?.verdict ?? null,
+    signature: failure?.signature ?? null,
   };
 }
 
@@ -198,7 +201,11 @@ export async function testBundle(
   return {
     scope: 'test',
     spec: spec ?? emptySpecOf(testCase.file),
-    test: bundleTestOf(testCase, result),
+    test: bundleTestOf(
+      testCase,
+      result,
+      (await failureVerdicts(sources, projectId, run.id))(testCase.id, project),
+    ),
     error: bundleErrorOf(result.error),
     attemptHistory: attemptHistoryOf(attempts, selected),
     traceLink,
