@@ -37,6 +37,8 @@ import { createDebugBundleRoutes } from './debugBundle/routes';
 import { createReadRoutes } from './reads/routes';
 import { errorGroupsProjection } from './errors/errorGroups';
 import { createErrorRoutes } from './errors/routes';
+import { createCompareRoutes } from './compare/routes';
+import { createSuspectsRoutes } from './suspects/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
 import { failuresSummary, runFailures } from './verdicts/runFailures';
@@ -231,6 +233,8 @@ export function createTestResultsModule(
       }),
       ...createReadRoutes(reads),
       ...createErrorRoutes(reads),
+      ...createCompareRoutes(reads),
+      ...createSuspectsRoutes(reads),
       ...createDebugBundleRoutes(reads),
     ]);
   }
