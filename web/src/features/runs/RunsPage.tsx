@@ -11,6 +11,7 @@ import { filtersQuery, LIVE_INTERVAL_MS } from '../../api/queries';
 import { FilterBar } from '../../components/FilterBar';
 import { ListFooter } from '../../components/ListPages';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { LoadDemoData } from '../demo/LoadDemoData';
 import { runsQuery } from './api';
 import { isFiltered, PAGE_SIZE, runFilters, runListQuery } from './filters';
 import { RunsTable } from './RunsTable';
@@ -25,6 +26,7 @@ function NoRuns({ projectId, filtered }: { projectId: string; filtered: boolean 
     <EmptyState title="No runs yet">
       Send one with <code>@verdict/playwright-reporter</code>, <code>npx @verdict/cli import</code>, or the
       API (<code>POST /api/public/v1/{projectId}/test-runs</code>).
+      <LoadDemoData projectId={projectId} />
     </EmptyState>
   );
 }
