@@ -26,6 +26,9 @@ module.exports = {
       displayName: 'int',
       testMatch: ['<rootDir>/**/*.int.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/scripts/jest/timeout-120s.js'],
+      // One fresh PGlite data folder per run, loaded by every in-memory test database instead of initdb.
+      globalSetup: '<rootDir>/scripts/jest/pglite-template.js',
+      globalTeardown: '<rootDir>/scripts/jest/pglite-template-teardown.js',
     },
     {
       ...common,

@@ -9,7 +9,7 @@ import { createLogger, silentLogger } from '../logging';
 import { createProjector, type Projection } from '../projections/projector';
 import { createMemoryCheckpointStore } from '../relay/checkpoints';
 import { createOutboxRelay, type OutboxRelay } from '../relay/outboxRelay';
-import { createPGliteDatabase } from '../sql/pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from '../sql/postgres';
 import type { SqlDatabase, SqlExecutor } from '../sql/types';
 import { requireServer, uniqueName } from '../testing/env';
@@ -66,7 +66,7 @@ const logger = createLogger({
 const setups: [string, () => Promise<{ db: SqlDatabase; bus: EventBus }>][] = [
   [
     'PGlite + in-process bus',
-    async () => ({ db: await createPGliteDatabase(), bus: createInProcessBus({ logger }) }),
+    async () => ({ db: await createTestPGlite(), bus: createInProcessBus({ logger }) }),
   ],
   [
     'PostgreSQL + Kafka',

@@ -2,7 +2,7 @@ import { EventEnvelope } from '@verdict/contracts';
 import { ManualClock } from '../clock';
 import { ConflictError, VersionConflictError } from '../errors';
 import { newId } from '../ids';
-import { createPGliteDatabase } from '../sql/pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from '../sql/postgres';
 import { joinTransaction, type SqlDatabase, type SqlExecutor } from '../sql/types';
 import { requireServer, uniqueName } from '../testing/env';
@@ -23,7 +23,7 @@ interface Adapter {
 /** The int project's testTimeout is not applied per project by jest: the heavy tests carry their own. */
 const HEAVY_TEST_MS = 60_000;
 
-const pglite: Adapter = { name: 'PGlite (in memory)', open: () => createPGliteDatabase() };
+const pglite: Adapter = { name: 'PGlite (in memory)', open: () => createTestPGlite() };
 const postgres: Adapter = {
   name: 'PostgreSQL',
   open: async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 24 }),

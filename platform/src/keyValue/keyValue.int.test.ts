@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock } from '../clock';
 import { requireServer, uniqueName } from '../testing';
-import { createPGliteDatabase } from '../sql/pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from '../sql/postgres';
 import type { SqlDatabase } from '../sql/types';
 import { createMemoryKeyValue } from './memory';
@@ -26,7 +26,7 @@ afterAll(async () => {
 describe.each([
   ['memory', async () => createMemoryKeyValue()],
   ['redis', async () => createRedisKeyValue({ url: requireServer('REDIS_URL') })],
-  ['SQL on PGlite', sqlStore(() => createPGliteDatabase())],
+  ['SQL on PGlite', sqlStore(() => createTestPGlite())],
   [
     'SQL on PostgreSQL',
     sqlStore(async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 4 })),
@@ -159,7 +159,7 @@ describe.each([
   [
     'SQL on PGlite',
     async (clock: ManualClock) => {
-      const db = await createPGliteDatabase();
+      const db = await createTestPGlite();
       return { kv: await createSqlKeyValue({ db, schema: 'kv_clock', clock }), done: () => db.close() };
     },
   ],
@@ -185,7 +185,7 @@ describe.each([
 
 describe('SQL KeyValue', () => {
   it('when the process starts again on the same database, then the values are still there', async () => {
-    const db = await createPGliteDatabase();
+    const db = await createTestPGlite();
     try {
       const first = await createSqlKeyValue({ db, schema: 'kv_restart' });
       await first.increment('gateway:token-usage:t1:count', { by: 5 });

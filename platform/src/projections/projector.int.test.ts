@@ -6,7 +6,7 @@ import type { EventStore, StoredEvent } from '../eventStore/types';
 import { silentLogger } from '../logging';
 import { createMemoryCheckpointStore } from '../relay/checkpoints';
 import { createOutboxRelay } from '../relay/outboxRelay';
-import { createPGliteDatabase } from '../sql/pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from '../sql/postgres';
 import type { SqlDatabase, SqlExecutor } from '../sql/types';
 import { requireServer, uniqueName } from '../testing/env';
@@ -50,7 +50,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 90_000) {
 }
 
 const setups: [string, () => Promise<{ db: SqlDatabase; bus: EventBus }>][] = [
-  ['PGlite + in-process bus', async () => ({ db: await createPGliteDatabase(), bus: createInProcessBus() })],
+  ['PGlite + in-process bus', async () => ({ db: await createTestPGlite(), bus: createInProcessBus() })],
   [
     'PostgreSQL + Kafka',
     async () => ({

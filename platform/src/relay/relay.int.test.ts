@@ -5,7 +5,7 @@ import { createSqlEventStore } from '../eventStore/sqlEventStore';
 import type { EventStore, StoredEvent } from '../eventStore/types';
 import { silentLogger } from '../logging';
 import { eventOfMessage } from '../projections/projector';
-import { createPGliteDatabase } from '../sql/pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from '../sql/postgres';
 import type { SqlDatabase } from '../sql/types';
 import { requireServer, uniqueName } from '../testing/env';
@@ -20,7 +20,7 @@ interface Setup {
 // The relay's contract, on the embedded pair (PGlite + in-process bus) and the distributed pair
 // (PostgreSQL + Kafka): nothing appended is lost, nothing reordered within a stream.
 const setups: [string, () => Promise<Setup>][] = [
-  ['PGlite + in-process bus', async () => ({ db: await createPGliteDatabase(), bus: createInProcessBus() })],
+  ['PGlite + in-process bus', async () => ({ db: await createTestPGlite(), bus: createInProcessBus() })],
   [
     'PostgreSQL + Kafka',
     async () => ({

@@ -1,11 +1,11 @@
 import { requireServer, uniqueName } from '../testing/env';
-import { createPGliteDatabase } from './pglite';
+import { createTestPGlite } from '../testing/databases';
 import { createPostgresDatabase } from './postgres';
 import { createSharedObjects } from './sharedObjects';
 import { isSqlError, type SqlDatabase } from './types';
 
 const adapters: [string, () => Promise<SqlDatabase>][] = [
-  ['PGlite (in memory)', () => createPGliteDatabase()],
+  ['PGlite (in memory)', () => createTestPGlite()],
   [
     'PostgreSQL',
     async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 2 }),

@@ -1,4 +1,5 @@
 import { requireServer, uniqueName } from '../testing/env';
+import { createTestPGlite } from '../testing/databases';
 import { createPGliteDatabase } from './pglite';
 import { createPostgresDatabase } from './postgres';
 import type { SqlDatabase, SqlExecutor } from './types';
@@ -6,7 +7,7 @@ import { isSqlError, SQLSTATE } from './types';
 
 // One suite, both adapters of the SQL port: the embedded and the distributed mode must behave alike.
 const adapters: [string, () => Promise<SqlDatabase>][] = [
-  ['PGlite (in memory)', () => createPGliteDatabase()],
+  ['PGlite (in memory)', createTestPGlite],
   [
     'PostgreSQL',
     async () => createPostgresDatabase({ connectionString: requireServer('DATABASE_URL'), max: 4 }),
@@ -174,6 +175,7 @@ describe('SQL port on PGlite, one connection', () => {
   const schema = uniqueName('sql_pglite');
 
   beforeAll(async () => {
+    // Initialized by initdb as the embedded mode's first start does, not from the run's template.
     db = await createPGliteDatabase();
     await db.exec(
       `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id integer PRIMARY KEY, label text)`,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { SqlDatabase } from '../sql/types';
 import { createPGliteDatabase } from '../sql/pglite';
 import { createPostgresDatabase } from '../sql/postgres';
@@ -13,6 +14,28 @@ export interface TestDatabase {
   open(): Promise<SqlDatabase>;
 }
 
+let template: Blob | undefined;
+
+/**
+ * The fresh data folder the jest run dumped once (scripts/jest/pglite-template.js), so a new in-memory
+ * database loads it instead of running initdb (seconds each). Without one, PGlite runs initdb as usual.
+ */
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env.VERDICT_PGLITE_TEMPLATE;
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
+}
+
+/**
+ * A fresh in-memory PGlite, as `createPGliteDatabase()` gives, started from the run's template when there is one.
+ *
+ * @example const db = await createTestPGlite();
+ */
+export function createTestPGlite(): Promise<SqlDatabase> {
+  return createPGliteDatabase({ loadDataDir: pgliteTemplate() });
+}
+
 /**
  * Both adapters, for `describe.each`.
  *
@@ -20,7 +43,7 @@ export interface TestDatabase {
  */
 export function testDatabases(options: { postgresPoolSize?: number } = {}): TestDatabase[] {
   return [
-    { name: 'PGlite (in memory)', open: () => createPGliteDatabase() },
+    { name: 'PGlite (in memory)', open: createTestPGlite },
     {
       name: 'PostgreSQL',
       open: async () =>

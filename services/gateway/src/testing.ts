@@ -17,7 +17,7 @@ import {
   type SqlDatabase,
 } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestPGlite } from '@verdict/platform/testing/databases';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { createRedisRateLimiter } from '@verdict/platform/rateLimit/redis';
 import { createRedisKeyValue } from '@verdict/platform/redis';
@@ -124,7 +124,7 @@ async function cluster(distributed: boolean): Promise<GatewayCluster> {
         limiters: [],
         distributed,
       }
-    : { db: await createPGliteDatabase(), bus: createInProcessBus(), kvs: [], limiters: [], distributed };
+    : { db: await createTestPGlite(), bus: createInProcessBus(), kvs: [], limiters: [], distributed };
   const names = {
     storeSchema: uniqueName('gw_store'),
     readModelSchema: uniqueName('gw_identity'),

@@ -1,13 +1,13 @@
 import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import { createInProcessBus, silentLogger, type EventBus, type SqlDatabase } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestPGlite } from '@verdict/platform/testing/databases';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { requireServer, uniqueName } from '@verdict/platform/testing';
 import { eventually, PROJECT, startWithUsers, type RunningService } from '../testing';
 
 const SETUPS: [string, () => Promise<{ db: SqlDatabase; bus: EventBus }>][] = [
-  ['PGlite + in-process bus', async () => ({ db: await createPGliteDatabase(), bus: createInProcessBus() })],
+  ['PGlite + in-process bus', async () => ({ db: await createTestPGlite(), bus: createInProcessBus() })],
   [
     'PostgreSQL + Kafka',
     async () => ({

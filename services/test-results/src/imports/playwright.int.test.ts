@@ -6,7 +6,7 @@ import {
   newSecret,
   ValidationError,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestPGlite } from '@verdict/platform/testing/databases';
 import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -355,7 +355,7 @@ describe('the real report through the import route', () => {
 
   beforeAll(async () => {
     blobDir = mkdtempSync(path.join(os.tmpdir(), 'verdict-blobs-'));
-    module = testModule({ db: await createPGliteDatabase(), bus, blobDir }, { internalSecret: secret });
+    module = testModule({ db: await createTestPGlite(), bus, blobDir }, { internalSecret: secret });
     await module.start();
     ({ server, base } = await serveOverHttp(module));
   });

@@ -11,7 +11,7 @@ import {
   silentLogger,
   type SqlDatabase,
 } from '@verdict/platform';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestPGlite } from '@verdict/platform/testing/databases';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { createIngest } from '../runs/ingest';
@@ -65,7 +65,7 @@ let gappy: string;
 let sharded: string;
 
 beforeAll(async () => {
-  db = await createPGliteDatabase();
+  db = await createTestPGlite();
   const store = createSqlEventStore({ db, schema: 'reads_store' });
   await store.init();
   const ingest = createIngest({ store, clock: new ManualClock('2026-03-02T10:00:00.000Z') });

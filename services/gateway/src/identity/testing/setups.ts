@@ -9,7 +9,7 @@ import {
   type SqlDatabase,
 } from '@verdict/platform';
 import { createKafkaBus } from '@verdict/platform/kafka';
-import { createPGliteDatabase } from '@verdict/platform/pglite';
+import { createTestPGlite } from '@verdict/platform/testing/databases';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
 import { requireServer, uniqueName } from '@verdict/platform/testing';
 import { createIdentity, type Identity } from '../module';
@@ -31,7 +31,7 @@ export const ADAPTERS: [string, () => Promise<Adapters>][] = [
   [
     'PGlite + in-process bus',
     async () => {
-      const db = await createPGliteDatabase();
+      const db = await createTestPGlite();
       const bus = createInProcessBus();
       // PGlite has one connection per process: the embedded mode has no second replica.
       return {
