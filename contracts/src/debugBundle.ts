@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Pagination } from './envelope';
 import { FailureVerdict, SignatureRef } from './failureAnalysis';
-import { Outcome, ResultStatus, SourceLocation, TestStep } from './testResults';
+import { Outcome, ResultStatus, ResultWorker, SourceLocation, TestStep } from './testResults';
+import { RunHost, RunSettings } from './testResultsEvents';
 
 /**
  * The debug bundle (spec §2 "Debug bundle", §4.2): the `data` of GET /{projectId}/debug-bundle, one
@@ -189,6 +190,15 @@ export const BundleEnvironment = z.object({
     .nullable(),
   framework: z.object({ name: z.string(), version: z.string().nullable() }).nullable(),
 });
+  /** How the run ran (issue 31); optional so that bundles of earlier versions stay valid. */
+  host: RunHost.nullable()
+    .optional()
+    .describe(
+      'The machine the run started on (name hashed, OS, CPUs, memory, load average); null when not sent',
+    ),
+  settings: RunSettings.nullable()
+    .optional()
+    .describe("The runner's settings (workers, fullyParallel, shard, seed); null when not sent"),
 export type BundleEnvironment = z.infer<typeof BundleEnvironment>;
 
 /** `links` at run and suite scope (spec §2). */
@@ -224,6 +234,11 @@ export const BundleTest = z.object({
   verdict: testItemShape.verdict,
   signature: testItemShape.signature,
 });
+  worker: ResultWorker.nullable()
+    .optional()
+    .describe(
+      "The attempt's worker: index, parallelIndex and its place among that worker's tests; null when not sent",
+    ),
 export type BundleTest = z.infer<typeof BundleTest>;
 
 /** One other attempt of the test (spec §2: 0-based `attempt`; the attempt shown is not listed). */
@@ -233,6 +248,7 @@ export const AttemptHistoryEntry = z.object({
   durationMs: z.number().min(0),
   error: BundleErrorSummary.nullable(),
 });
+  worker: BundleTest.shape.worker,
 export type AttemptHistoryEntry = z.infer<typeof AttemptHistoryEntry>;
 
 /** An attachment of the attempt, with a time-limited download URL. */

@@ -66,6 +66,18 @@ export const Annotation = z.object({
 });
 
 /**
+ * Where an attempt ran among its runner's workers, for order-dependent failures: the worker's `index`
+ * (Playwright's workerIndex, new for each worker process), its `parallelIndex` (the slot it runs in,
+ * 0 to workers - 1) and `ordinal`, the attempt's 0-based place among the tests that worker ran.
+ */
+export const ResultWorker = z.object({
+  index: z.number().int().min(0).max(1_000_000).optional(),
+  parallelIndex: z.number().int().min(0).max(100_000).optional(),
+  ordinal: z.number().int().min(0).max(10_000_000).optional(),
+});
+export type ResultWorker = z.infer<typeof ResultWorker>;
+
+/**
  * One attempt of one test in a run. A result is identified in its run by (file, titlePath, project,
  * attempt): sending it again is a duplicate, not a second result.
  */
@@ -86,6 +98,7 @@ export const ResultItem = z.object({
   annotations: z.array(Annotation).max(100).optional(),
   tags: z.array(z.string().min(1).max(200)).max(100).optional(),
   location: SourceLocation.optional(),
+  worker: ResultWorker.optional(),
 });
 export type ResultItem = z.infer<typeof ResultItem>;
 

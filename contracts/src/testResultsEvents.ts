@@ -52,6 +52,35 @@ export const Shard = z
   });
 export type Shard = z.infer<typeof Shard>;
 
+/**
+ * The machine a run started on, as its reporter saw it at start: kept so that load-dependent failures can be
+ * explained later. The machine's name never leaves it: `nameHash` is the first 16 hex digits of its sha256.
+ */
+export const RunHost = z.object({
+  nameHash: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/, { error: 'must be 16 lowercase hex digits (the start of a sha256)' })
+    .optional(),
+  os: Label(200).optional(),
+  cpus: z.number().int().min(1).max(100_000).optional(),
+  memoryMb: z.number().int().min(0).max(1_000_000_000).optional(),
+  /** The 1, 5 and 15 minute load averages. */
+  loadAverage: z
+    .array(z.number().min(0))
+    .length(3, { error: 'must be the 1, 5 and 15 minute load averages' })
+    .optional(),
+});
+export type RunHost = z.infer<typeof RunHost>;
+
+/** The runner's settings that decide which tests share a worker and in which order. */
+export const RunSettings = z.object({
+  workers: z.number().int().min(1).max(100_000).optional(),
+  fullyParallel: z.boolean().optional(),
+  shard: Shard.optional(),
+  seed: Label(200).optional(),
+});
+export type RunSettings = z.infer<typeof RunSettings>;
+
 /** How a run (or one shard of it) ended, as the test runner reports it. */
 export const RunStatus = z.enum(['passed', 'failed', 'timedOut', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -137,6 +166,9 @@ export const RunCreated = defineEvent(
      * branch at that time. Absent from runs created before it was recorded: they use DEFAULT_BASE_BRANCH.
      */
     baseBranch: z.string().optional(),
+    /** The host and runner settings of the start that created the run; absent when it sent none. */
+    host: RunHost.optional(),
+    settings: RunSettings.optional(),
   }),
 );
 

@@ -7,6 +7,8 @@ import {
   RunCi,
   RunCommit,
   RunFramework,
+  RunHost,
+  RunSettings,
   RunStatus,
   Shard,
 } from './testResultsEvents';
@@ -37,6 +39,10 @@ export const StartRunRequest = z
     tags: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
     /** The branch its failures are judged against (a verdict per failure); default: the project's default branch. */
     baseBranch: z.string().trim().min(1).max(500).optional(),
+    /** The machine the run (or this shard) starts on; its name only as a hash. */
+    host: RunHost.optional(),
+    /** The runner's settings: workers, fullyParallel, shard, seed. */
+    settings: RunSettings.optional(),
   })
   .refine((start) => start.ciRunId !== undefined || start.shard === undefined || start.shard.total === 1, {
     error: 'is required with shard: shards join one run by their ciRunId',

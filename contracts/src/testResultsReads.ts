@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commaList, queryInteger } from './http';
 import { InstantInput } from './instant';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
-import { CoverageReport, RunCi, RunCommit, RunFramework } from './testResultsEvents';
+import { CoverageReport, RunCi, RunCommit, RunFramework, RunHost, RunSettings } from './testResultsEvents';
 import { Outcome } from './testResults';
 import { RunFailures } from './failureAnalysis';
 
@@ -219,6 +219,12 @@ export const TestRunDetail = TestRunRecord.extend({
   artifacts: z.record(z.string(), ArtifactDownload.nullable()).nullable().optional(),
   /** Each failed test with its verdict against the run's base branch (include=failures). */
   failures: RunFailures.optional(),
+  host: RunHost.nullable().describe(
+    'The machine the run started on, as its reporter sent it; null when not sent',
+  ),
+  settings: RunSettings.nullable().describe(
+    "The runner's settings (workers, fullyParallel, shard, seed), as sent at start; null when not sent",
+  ),
 });
 export type TestRunDetail = z.infer<typeof TestRunDetail>;
 

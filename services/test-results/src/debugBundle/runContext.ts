@@ -1,5 +1,5 @@
 /** The run every scope of the debug bundle shows: its row, its status, its meta and its environment. */
-import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
+import { keptInstant, keptInstantOrNull, type RunHost, type RunSettings } from '@verdict/contracts';
 import { NotFoundError } from '@verdict/platform';
 import type { BundleSources, Timestamp } from './sources';
 import type { BundleEnvironment, BundleMeta, BundleRunStatus, BundleView } from './types';
@@ -23,13 +23,15 @@ export interface RunRow {
   failed: number;
   flaky: number;
   skipped: number;
+  host: RunHost | null;
+  settings: RunSettings | null;
 }
 
 /** The run, read for its project only: a run of another project is as unknown as a missing one. */
 export async function loadRun(sources: BundleSources, projectId: string, runId: string): Promise<RunRow> {
   const { rows } = await sources.db.query<RunRow>(
     `SELECT id, title, status, reported_status, outcome, branch, environment, commit, ci, framework,
-            started_at, finished_at, duration_ms, total, passed, failed, flaky, skipped
+            started_at, finished_at, duration_ms, total, passed, failed, flaky, skipped, host, settings
      FROM ${sources.schemas.runList}.runs WHERE id = $1 AND project_id = $2`,
     [runId, projectId],
   );
@@ -79,5 +81,7 @@ export function environmentOf(run: RunRow): BundleEnvironment {
       url: run.ci.url ?? null,
     },
     framework: run.framework && { name: run.framework.name, version: run.framework.version ?? null },
+    host: run.host,
+    settings: run.settings,
   };
 }

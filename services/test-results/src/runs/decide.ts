@@ -21,6 +21,8 @@ import {
   type RunCommit,
   type RunFinishedFailures,
   type RunFramework,
+  type RunHost,
+  type RunSettings,
   type RunStatus,
   type Shard,
 } from '@verdict/contracts';
@@ -60,6 +62,9 @@ export interface CreateRun extends RunAddress {
   tags: string[];
   /** The branch its failures are judged against: as the start named it, else the project's default. */
   baseBranch: string | null;
+  /** The machine and the runner's settings, as the start sent them; null: not sent. */
+  host: RunHost | null;
+  settings: RunSettings | null;
   now: Date;
 }
 
@@ -165,6 +170,8 @@ function createRun(command: CreateRun, state: RunState): RunEvent[] {
     startedAt,
     tags: command.tags,
     ...(command.baseBranch === null ? {} : { baseBranch: command.baseBranch }),
+    ...(command.host === null ? {} : { host: command.host }),
+    ...(command.settings === null ? {} : { settings: command.settings }),
   });
   return shard ? [runCreated, RunShardStarted.of({ runId, shard, startedAt })] : [runCreated];
 }

@@ -47,6 +47,8 @@ function createRun(overrides: Partial<CreateRun> = {}): CreateRun {
     startedAt: null,
     tags: ['nightly'],
     baseBranch: null,
+    host: null,
+    settings: null,
     now,
     ...overrides,
   };
@@ -198,6 +200,14 @@ describe('run decider: base branch and verdicts', () => {
     given(runDecider, [])
       .when(createRun({ baseBranch: 'develop' }))
       .then([{ ...created(), data: { ...created().data, baseBranch: 'develop' } }]);
+  });
+
+  it('when the start sends its host and runner settings, then run.created records them as sent', () => {
+    const host = { nameHash: '0123456789abcdef', os: 'linux 6.8.0', cpus: 4, memoryMb: 16_000 };
+    const settings = { workers: 2, fullyParallel: true, shard: shard(1, 2), seed: '42' };
+    given(runDecider, [])
+      .when(createRun({ host, settings }))
+      .then([{ ...created(), data: { ...created().data, host, settings } }]);
   });
 
   it('when the finish that ends the run asks for its failures, then the decision waits for them', () => {

@@ -239,6 +239,8 @@ export function createIngest(options: IngestOptions): Ingest {
           startedAt: body.startedAt ?? null,
           tags: body.tags ?? [],
           baseBranch: body.baseBranch ?? context.defaultBranch ?? null,
+          host: body.host ?? null,
+          settings: body.settings ?? null,
           now,
         },
         metadata,

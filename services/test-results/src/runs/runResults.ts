@@ -22,6 +22,7 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     project_id text NOT NULL, status text NOT NULL, expected_status text,
     duration_ms double precision NOT NULL, started_at timestamptz NOT NULL, error json, steps json,
     stdout json, stderr json, attachments json, annotations json, tags text[] NOT NULL, location json,
+    worker json,
     PRIMARY KEY (run_id, test_case_id, project, attempt))`);
 }
 
@@ -46,17 +47,18 @@ async function insertAttempts(tx: SqlExecutor, s: string, results: readonly Reco
     annotations: item.annotations ?? null,
     tags: item.tags ?? [],
     location: item.location ?? null,
+    worker: item.worker ?? null,
   }));
   await tx.query(
     `INSERT INTO ${s}.results (run_id, test_case_id, project, attempt, project_id, status, expected_status,
-       duration_ms, started_at, error, steps, stdout, stderr, attachments, annotations, tags, location)
+       duration_ms, started_at, error, steps, stdout, stderr, attachments, annotations, tags, location, worker)
      SELECT DISTINCT ON (run_id, test_case_id, project, attempt)
        run_id, test_case_id, project, attempt, project_id, status, expected_status, duration_ms, started_at,
-       error, steps, stdout, stderr, attachments, annotations, tags, location
+       error, steps, stdout, stderr, attachments, annotations, tags, location, worker
      FROM json_to_recordset($1::json) AS r(run_id text, test_case_id text, project text, attempt integer,
        project_id text, status text, expected_status text, duration_ms double precision, started_at timestamptz,
        error json, steps json, stdout json, stderr json, attachments json, annotations json, tags text[],
-       location json)
+       location json, worker json)
      ON CONFLICT (run_id, test_case_id, project, attempt) DO NOTHING`,
     [JSON.stringify(rows)],
   );
@@ -66,6 +68,8 @@ async function insertAttempts(tx: SqlExecutor, s: string, results: readonly Reco
 export function runResultsProjection(name: string): Projection {
   return {
     name,
+    // 2: each attempt keeps its worker (index, parallelIndex, ordinal).
+    version: 2,
     canHandle: ['test.result-recorded'],
     setup,
     apply: (tx, events, s) => insertAttempts(tx, s, resultsOf(events)),

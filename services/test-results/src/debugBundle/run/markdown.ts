@@ -1,5 +1,6 @@
 /** The run scope's Markdown: headline, Failing suites, Failing tests, Actions. */
 import type { Pagination } from '@verdict/contracts';
+import { howItRanLines } from '../howItRan';
 import type { Section, Unit } from '../markdownDocument';
 import {
   code,
@@ -22,6 +23,7 @@ export function runSections(bundle: RunBundle, pagination: Pagination | undefine
     { title: null, priority: 0, units: [runHeadline(bundle, pagination)] },
     { title: 'Failing suites', priority: 3, units: failingSuites(bundle) },
     { title: 'Failing tests', priority: 1, units: runFailingTests(bundle, pagination) },
+    ...howItRanSection(bundle),
     { title: 'Actions', priority: 2, units: runActions(bundle, pagination) },
   ];
 }
@@ -45,6 +47,14 @@ function runHeadline(bundle: RunBundle, pagination: Pagination | undefined): str
     `${first ? `Rerun the failing tests${onPage}` : 'Rerun the run'}: ${code(bundle.links.retryCommand)}`,
     context(bundle.meta.stats, bundle.environment),
   ]);
+}
+
+/** The host and runner settings, when the run's start sent them. */
+function howItRanSection(bundle: RunBundle): Section[] {
+  const lines = howItRanLines(bundle.environment);
+  return lines.length > 0
+    ? [{ title: 'How it ran', priority: 4, units: lines.map((line) => `- ${line}`) }]
+    : [];
 }
 
 function failingSuites(bundle: RunBundle): Unit[] {

@@ -3,6 +3,7 @@
  * Artifacts, Actions.
  */
 import { firstLine, flattenSteps, stripAnsi } from '../failureWindow';
+import { howItRanLines, workerText } from '../howItRan';
 import type { Section, Unit } from '../markdownDocument';
 import {
   code,
@@ -34,12 +35,25 @@ export function testSections(bundle: TestBundle): Section[] {
     { title: 'Attempt history', priority: 4, units: attemptUnits(bundle) },
     { title: 'Artifacts', priority: 5, units: artifactUnits(bundle) },
     { title: 'Actions', priority: 3, units: testActions(bundle) },
+    ...howItRanSection(bundle),
   ];
 }
 
 function testHeadline(bundle: TestBundle): string {
   const { test, meta } = bundle;
   const status = test.status === 'timedOut' ? 'TIMED OUT' : test.status.toUpperCase();
+/** The worker of the attempt shown, then the run's host and settings; absent when none were sent. */
+function howItRanSection(bundle: TestBundle): Section[] {
+  const worker = workerText(bundle.test.worker);
+  const lines = [
+    ...(worker ? [`Attempt ${bundle.meta.attempt} ran on ${worker}`] : []),
+    ...howItRanLines(bundle.environment),
+  ];
+  return lines.length > 0
+    ? [{ title: 'How it ran', priority: 9, units: lines.map((line) => `- ${line}`) }]
+    : [];
+}
+
   const failed = bundle.failureWindow.failed;
   const latest = meta.latestRun ? ' (the latest run of this test)' : '';
   return sentences([
@@ -93,7 +107,7 @@ function attemptUnits(bundle: TestBundle): Unit[] {
   if (bundle.attemptHistory.length === 0) return ['_No other attempts._'];
   return bundle.attemptHistory.map(
     (entry) =>
-      `- attempt ${entry.attempt}: ${entry.status}, ${duration(entry.durationMs)}${entry.error ? `; ${errorLine(entry.error)}` : ''}`,
+      `- attempt ${entry.attempt}: ${entry.status}, ${duration(entry.durationMs)}${entry.worker ? ` on ${workerText(entry.worker)}` : ''}${entry.error ? `; ${errorLine(entry.error)}` : ''}`,
   );
 }
 

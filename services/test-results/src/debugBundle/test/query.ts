@@ -1,6 +1,6 @@
 /** The test scope of the debug bundle: one attempt of a test case in a run, in full. */
 import { keptInstant } from '@verdict/contracts';
-import type { Outcome, ResultStatus, TestError, TestStep } from '@verdict/contracts';
+import type { Outcome, ResultStatus, ResultWorker, TestError, TestStep } from '@verdict/contracts';
 import { NotFoundError } from '@verdict/platform';
 import { ARTIFACT_COLUMNS, artifactOfRow, type ArtifactColumns } from '../../runs/runArtifacts';
 import { failureWindow, stripAnsi, summarizeError } from '../failureWindow';
@@ -37,6 +37,7 @@ interface ResultRow {
   tags: string[];
   location: { line?: number } | null;
 }
+  worker: ResultWorker | null;
 
 async function loadCase(sources: BundleSources, projectId: string, caseId: string): Promise<CaseRow> {
   const { rows } = await sources.db.query<CaseRow>(
@@ -85,7 +86,7 @@ async function attemptsOf(
        ORDER BY array_position(ARRAY['failed', 'flaky', 'passed', 'skipped'], outcome), project LIMIT 1
      )
      SELECT r.project, p.outcome, r.status, r.duration_ms, r.started_at, r.error, r.steps, r.stdout, r.stderr,
-            r.attachments, r.annotations, r.tags, r.location
+            r.attachments, r.annotations, r.tags, r.location, r.worker
      FROM ${sources.schemas.runResults}.results r JOIN platform p ON p.project = r.project
      WHERE r.run_id = $1 AND r.test_case_id = $2
      ORDER BY r.attempt`,
@@ -143,6 +144,7 @@ function attemptHistoryOf(attempts: readonly ResultRow[], selected: number): Att
             durationMs: Number(result.duration_ms),
             error: result.error ? summarizeError(result.error) : null,
           },
+            worker: result.worker,
         ],
   );
 }
@@ -167,6 +169,7 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow, failure: FailureVerd
     verdict: failure?.verdict ?? null,
     signature: failure?.signature ?? null,
   };
+    worker: result.worker,
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The run list's queries: one page of a project's runs, and one run. */
 import { keptInstant, keptInstantOrNull } from '@verdict/contracts';
-import type { TestRunRecord, TestRunsQuery } from '@verdict/contracts';
+import type { RunHost, RunSettings, TestRunRecord, TestRunsQuery } from '@verdict/contracts';
 import type { Page, TestResultsReadStore, Timestamp } from '../../readStore';
 
 /** Escapes LIKE's wildcards so a search for "50%" finds "50%", not everything after "50". */
@@ -32,6 +32,9 @@ interface RunRow {
   shard_total?: number | null;
   shards_started?: number[] | null;
   shards_finished?: number[] | null;
+  /** NULL when the start sent none (and in rows written before these columns). */
+  host?: RunHost | null;
+  settings?: RunSettings | null;
 }
 
 function runOfRow(row: RunRow): TestRunRecord {
@@ -123,5 +126,6 @@ export async function findRun({ db, schemas }: TestResultsReadStore, projectId: 
     `SELECT * FROM ${schemas.runList}.runs WHERE id = $1 AND project_id = $2`,
     [runId, projectId],
   );
-  return rows[0] ? runOfRow(rows[0]) : null;
+  const row = rows[0];
+  return row ? { ...runOfRow(row), host: row.host ?? null, settings: row.settings ?? null } : null;
 }

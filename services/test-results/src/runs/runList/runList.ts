@@ -25,7 +25,9 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     -- A sharded run's shards (run.created's total, run.shard-started and -finished); NULL without shards.
     shard_total integer, shards_started integer[], shards_finished integer[],
     -- The branch its failures are judged against (run.created's baseBranch); NULL: DEFAULT_BASE_BRANCH.
-    base_branch text)`);
+    base_branch text,
+    -- The machine and the runner's settings of the start that created the run; NULL: not sent.
+    host jsonb, settings jsonb)`);
   await tx.query(
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${s}.runs (project_id, started_at DESC, id DESC)`,
   );
@@ -71,9 +73,9 @@ async function runCreated(
 ) {
   await tx.query(
     `INSERT INTO ${s}.runs (id, project_id, counter, status, ci_run_id, title, branch, environment,
-       commit, ci, framework, tags, started_at, shard_total, base_branch)
+       commit, ci, framework, tags, started_at, shard_total, base_branch, host, settings)
      VALUES ($1, $2, $3, 'running', $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11::text[], $12, $13,
-       $14)
+       $14, $15::jsonb, $16::jsonb)
      ON CONFLICT (id) DO NOTHING`,
     [
       d.runId,
@@ -90,6 +92,8 @@ async function runCreated(
       keptInstant(d.startedAt),
       d.shardTotal,
       d.baseBranch ?? null,
+      jsonOrNull(d.host),
+      jsonOrNull(d.settings),
     ],
   );
 }
@@ -176,7 +180,8 @@ export function runListProjection(name: string): Projection {
     name,
     // 2: run_tests keeps the error signature of the test's latest failed attempt.
     // 3: runs keep their base branch, and a branch's runs are indexed (verdicts/).
-    version: 3,
+    // 4: runs keep the host and the runner's settings their start sent.
+    version: 4,
     canHandle: [...LIFECYCLE, 'test.result-recorded'],
     setup,
     async apply(tx, events, s) {

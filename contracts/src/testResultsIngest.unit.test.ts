@@ -1,0 +1,114 @@
+import { ResultItem } from './testResults';
+import { RunCreated } from './testResultsEvents';
+import { StartRunRequest } from './testResultsIngest';
+
+const item = {
+  file: 'tests/cart.spec.ts',
+  titlePath: ['Cart', 'adds'],
+  attempt: 0,
+  status: 'passed',
+  durationMs: 12,
+  startedAt: '2026-03-01T10:00:00.000Z',
+};
+
+const issuesOf = (result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) => (result.error?.issues ?? []).map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+
+describe('how each attempt ran: the worker of a result', () => {
+  it('when a result names its worker, then index, parallelIndex and ordinal are kept and unknown fields dropped', () => {
+    const parsed = ResultItem.parse({
+      ...item,
+      worker: { index: 3, parallelIndex: 1, ordinal: 7, pid: 4242 },
+    });
+    expect(parsed.worker).toEqual({ index: 3, parallelIndex: 1, ordinal: 7 });
+  });
+
+  it('when a result sends no worker, or only some of its fields, then it is accepted as an old client sends it', () => {
+    expect(ResultItem.parse(item).worker).toBeUndefined();
+    expect(ResultItem.parse({ ...item, worker: { index: 0 } }).worker).toEqual({ index: 0 });
+  });
+
+  it('when a worker field is negative or not an integer, then the error names it', () => {
+    const result = ResultItem.safeParse({ ...item, worker: { index: -1, parallelIndex: 0.5, ordinal: 'x' } });
+    expect(result.success).toBe(false);
+    expect(issuesOf(result).map((issue) => issue.split(':')[0])).toEqual([
+      'worker.index',
+      'worker.parallelIndex',
+      'worker.ordinal',
+    ]);
+  });
+});
+
+describe('how each attempt ran: the host and settings of a run', () => {
+  const host = {
+    nameHash: '0123456789abcdef',
+    os: 'linux 6.8.0',
+    cpus: 8,
+    memoryMb: 32_000,
+    loadAverage: [1.5, 0.75, 0],
+  };
+  const settings = { workers: 4, fullyParallel: false, shard: { current: 2, total: 3 }, seed: '1234' };
+
+  it('when a start sends its host and settings, then both are kept and unknown fields dropped', () => {
+    const parsed = StartRunRequest.parse({
+      ciRunId: 'ci-1',
+      host: { ...host, hostname: 'runner-7' },
+      settings: { ...settings, retries: 2 },
+    });
+    expect(parsed.host).toEqual(host);
+    expect(parsed.settings).toEqual(settings);
+  });
+
+  it('when a start sends neither, then it parses as before', () => {
+    const parsed = StartRunRequest.parse({ branch: 'main' });
+    expect(parsed.host).toBeUndefined();
+    expect(parsed.settings).toBeUndefined();
+  });
+
+  it('when the host sends its name instead of a hash, or bad numbers, then each field is refused by name', () => {
+    const result = StartRunRequest.safeParse({
+      host: { nameHash: 'runner-7', cpus: 0, memoryMb: -1, loadAverage: [1, 2] },
+      settings: { workers: 0, fullyParallel: 'yes', shard: { current: 3, total: 2 } },
+    });
+    expect(
+      issuesOf(result)
+        .map((issue) => issue.split(':')[0])
+        .sort(),
+    ).toEqual(
+      [
+        'host.nameHash',
+        'host.cpus',
+        'host.memoryMb',
+        'host.loadAverage',
+        'settings.workers',
+        'settings.fullyParallel',
+        'settings.shard.current',
+      ].sort(),
+    );
+    expect(issuesOf(result)).toContain(
+      'host.nameHash: must be 16 lowercase hex digits (the start of a sha256)',
+    );
+  });
+
+  it('when run.created was recorded before host and settings existed, then it still reads', () => {
+    const old = {
+      runId: 'run-1',
+      projectId: 'project-1',
+      counter: 1,
+      ciRunId: null,
+      title: null,
+      branch: null,
+      environment: null,
+      commit: null,
+      ci: null,
+      framework: null,
+      shardTotal: null,
+      startedAt: '2026-03-01T10:00:00.000Z',
+      tags: [],
+    };
+    const parsed = RunCreated.schema.parse({ type: 'run.created', version: 1, data: old });
+    expect(parsed.data).toEqual(old);
+  });
+});
