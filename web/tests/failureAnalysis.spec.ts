@@ -65,6 +65,14 @@ test.describe('the run page, what changed', () => {
     await expect(page.getByRole('combobox', { name: 'Verdict' })).toHaveValue(/^new/);
     await expect(list.getByRole('link', { name: 'search › suggests while typing' })).toBeVisible();
     await expect(list.getByRole('link', { name: 'checkout › pays with a card' })).toHaveCount(0);
+
+    // The failure's page says the same and leads to its error group.
+    await list.getByRole('link', { name: 'search › suggests while typing' }).first().click();
+    const error = page.getByRole('region', { name: 'Error' });
+    await expect(error.getByText('new', { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Suspect commits' })).toBeVisible();
+    await error.getByRole('link', { name: /^Error group / }).click();
+    await expect(page.getByRole('heading', { level: 1, name: /TimeoutError/ })).toBeVisible();
   });
 
   test('when the run is compared with its base, then the panel names the base run and its new failures; another branch with no run says so', async ({
