@@ -189,7 +189,6 @@ export const BundleEnvironment = z.object({
     .object({ provider: z.string().nullable(), buildId: z.string().nullable(), url: z.string().nullable() })
     .nullable(),
   framework: z.object({ name: z.string(), version: z.string().nullable() }).nullable(),
-});
   /** How the run ran (issue 31); optional so that bundles of earlier versions stay valid. */
   host: RunHost.nullable()
     .optional()
@@ -199,6 +198,7 @@ export const BundleEnvironment = z.object({
   settings: RunSettings.nullable()
     .optional()
     .describe("The runner's settings (workers, fullyParallel, shard, seed); null when not sent"),
+});
 export type BundleEnvironment = z.infer<typeof BundleEnvironment>;
 
 /** `links` at run and suite scope (spec §2). */
@@ -233,12 +233,12 @@ export const BundleTest = z.object({
   annotations: z.array(z.object({ type: z.string(), description: z.string().nullable() })),
   verdict: testItemShape.verdict,
   signature: testItemShape.signature,
-});
   worker: ResultWorker.nullable()
     .optional()
     .describe(
       "The attempt's worker: index, parallelIndex and its place among that worker's tests; null when not sent",
     ),
+});
 export type BundleTest = z.infer<typeof BundleTest>;
 
 /** One other attempt of the test (spec §2: 0-based `attempt`; the attempt shown is not listed). */
@@ -247,8 +247,8 @@ export const AttemptHistoryEntry = z.object({
   status: ResultStatus,
   durationMs: z.number().min(0),
   error: BundleErrorSummary.nullable(),
-});
   worker: BundleTest.shape.worker,
+});
 export type AttemptHistoryEntry = z.infer<typeof AttemptHistoryEntry>;
 
 /** An attachment of the attempt, with a time-limited download URL. */

@@ -39,9 +39,6 @@ export function testSections(bundle: TestBundle): Section[] {
   ];
 }
 
-function testHeadline(bundle: TestBundle): string {
-  const { test, meta } = bundle;
-  const status = test.status === 'timedOut' ? 'TIMED OUT' : test.status.toUpperCase();
 /** The worker of the attempt shown, then the run's host and settings; absent when none were sent. */
 function howItRanSection(bundle: TestBundle): Section[] {
   const worker = workerText(bundle.test.worker);
@@ -54,6 +51,9 @@ function howItRanSection(bundle: TestBundle): Section[] {
     : [];
 }
 
+function testHeadline(bundle: TestBundle): string {
+  const { test, meta } = bundle;
+  const status = test.status === 'timedOut' ? 'TIMED OUT' : test.status.toUpperCase();
   const failed = bundle.failureWindow.failed;
   const latest = meta.latestRun ? ' (the latest run of this test)' : '';
   return sentences([

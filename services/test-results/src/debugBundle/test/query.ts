@@ -36,8 +36,8 @@ interface ResultRow {
   annotations: { type: string; description?: string }[] | null;
   tags: string[];
   location: { line?: number } | null;
-}
   worker: ResultWorker | null;
+}
 
 async function loadCase(sources: BundleSources, projectId: string, caseId: string): Promise<CaseRow> {
   const { rows } = await sources.db.query<CaseRow>(
@@ -143,8 +143,8 @@ function attemptHistoryOf(attempts: readonly ResultRow[], selected: number): Att
             status: result.status,
             durationMs: Number(result.duration_ms),
             error: result.error ? summarizeError(result.error) : null,
-          },
             worker: result.worker,
+          },
         ],
   );
 }
@@ -168,8 +168,8 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow, failure: FailureVerd
     })),
     verdict: failure?.verdict ?? null,
     signature: failure?.signature ?? null,
-  };
     worker: result.worker,
+  };
 }
 
 /**
