@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Pagination } from './envelope';
-import { FailureVerdict, SignatureRef } from './failureAnalysis';
+import { FailureVerdict, SignatureRef, SuspectCommits } from './failureAnalysis';
 import { Outcome, ResultStatus, ResultWorker, SourceLocation, TestStep } from './testResults';
 import { RunHost, RunSettings } from './testResultsEvents';
 
@@ -327,6 +327,11 @@ export const TestBundle = z.object({
   meta: TestBundleMeta,
   environment: BundleEnvironment,
   links: TestBundleLinks,
+  suspects: SuspectCommits.nullable()
+    .optional()
+    .describe(
+      'On the branch of the run shown: the last run where the test passed, the first where it failed and the runs between that skipped it, when its latest failure there is new (as GET …/suspect-commits); optional so that bundles of earlier versions stay valid',
+    ),
 });
 export type TestBundle = z.infer<typeof TestBundle>;
 

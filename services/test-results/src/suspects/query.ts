@@ -85,7 +85,7 @@ export async function suspectCommits(
   store: TestResultsReadStore,
   projectId: string,
   caseId: string,
-  query: { branch?: string },
+  query: { branch?: string | null },
 ): Promise<SuspectCommits> {
   const { db, schemas } = store;
   const known = await db.query(
@@ -93,7 +93,8 @@ export async function suspectCommits(
     [projectId, caseId],
   );
   if (known.rows.length === 0) throw new NotFoundError('Test case not found', 'TEST_CASE_NOT_FOUND');
-  const latest = query.branch ?? (await latestBranch(store, projectId, caseId));
+  // null: the runs without a branch.
+  const latest = query.branch !== undefined ? query.branch : await latestBranch(store, projectId, caseId);
   if (latest === undefined) return notNew(null);
   const branch = latest;
   const { rows: last } = await db.query<ExecutionRow>(

@@ -22,6 +22,8 @@ import { inlineReadModels, testResultsReadModels } from '../module';
 import { createIngest } from '../runs/ingest';
 import { memberIdentity, readModelsUnder } from '../testing';
 import { createSuspectsRoutes } from './routes';
+import { renderMarkdown } from '../debugBundle/markdown';
+import { testBundle } from '../debugBundle/test/query';
 import { MAX_BETWEEN } from './query';
 
 // Suspect commits over read models written by real ingest, on both adapters. Project-1, branch main:
@@ -63,6 +65,7 @@ const idOf = (title: string) => testCaseIdOf({ file: FILE, titlePath: ['Checkout
 let db: SqlDatabase;
 let schemas: string[] = [];
 let app: Express;
+let bundleOf: (caseId: string) => ReturnType<typeof testBundle>;
 const runs: Record<string, string> = {};
 const longSkips: string[] = [];
 
@@ -135,6 +138,8 @@ async function setUp(adapter: TestDatabase): Promise<void> {
   const router = express.Router();
   router.use(requireInternalIdentity({ secret: SECRET }));
   registerRoutes(router, createSuspectsRoutes({ db, schemas: readModels }));
+  const sources = { db, schemas: readModels, publicUrl: 'http://localhost', clock: new ManualClock(NOW) };
+  bundleOf = (caseId) => testBundle(sources, P1, { caseId });
   http.app.use(router);
   http.finish(http.app);
   app = http.app;
@@ -245,5 +250,20 @@ describe.each(testDatabases({ postgresPoolSize: 4 }))('suspect commits on $name'
     const response = await get(idOf('regresses'), '?since=a1');
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it("when the test's debug bundle is asked for, then it carries the suspects on its latest run's branch, in JSON and Markdown", async () => {
+    const bundle = await bundleOf(idOf('shaky'));
+    expect(bundle.environment.branch).toBe('main');
+    expect(bundle.suspects).toEqual(await suspects('shaky', '?branch=main'));
+    const markdown = renderMarkdown(bundle);
+    expect(markdown).toContain('Suspect commits');
+    expect(markdown).toMatch(
+      /Last passed: run #\d+ \(`[^`]+`, 2026-03-01T10:00:00.000Z\), commit `a1` by ada: Pay/,
+    );
+    expect(markdown).toMatch(/First failed: run #\d+ .*commit `a4` by bob/);
+    const notNew = await bundleOf(idOf('chronic'));
+    expect(notNew.suspects).toEqual(noSuspects('main'));
+    expect(renderMarkdown(notNew)).toContain('is not a new failure');
   });
 });

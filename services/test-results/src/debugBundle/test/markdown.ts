@@ -22,6 +22,7 @@ import {
   verdictText,
 } from '../markdownText';
 import type { BundleArtifact, TestBundle } from '../types';
+import { suspectsSection } from './suspects';
 
 export function testSections(bundle: TestBundle): Section[] {
   const view = bundle.meta.view;
@@ -35,6 +36,7 @@ export function testSections(bundle: TestBundle): Section[] {
     { title: 'Attempt history', priority: 4, units: attemptUnits(bundle) },
     { title: 'Artifacts', priority: 5, units: artifactUnits(bundle) },
     { title: 'Actions', priority: 3, units: testActions(bundle) },
+    ...suspectsSection(bundle.suspects),
     ...howItRanSection(bundle),
   ];
 }

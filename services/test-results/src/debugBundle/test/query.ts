@@ -9,6 +9,7 @@ import type { TestScopeRequest } from '../params';
 import { retryCommand } from '../retryCommand';
 import { environmentOf, loadRun, metaOf, type RunRow } from '../runContext';
 import { resolveAttempt } from './attempt';
+import { bundleSuspects } from './suspects';
 import { platformOrNull, type BundleSources, type Timestamp } from '../sources';
 import { emptySpecOf, runSpecTests, specsOf } from '../specFiles';
 import type { AttemptHistoryEntry, BundleArtifact, BundleError, BundleTest, TestBundle } from '../types';
@@ -224,6 +225,7 @@ export async function testBundle(
       attempts: attempts.length,
     },
     environment: environmentOf(run),
+    suspects: await bundleSuspects(sources, projectId, testCase.id, run.branch),
     links: {
       uiUrl: uiUrl(sources.publicUrl, projectId, run.id, {
         caseId: testCase.id,
