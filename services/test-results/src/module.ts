@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import {
   debugBundleRoutes,
+  failureAnalysisRoutes,
   SIGNED_DOWNLOAD_PATH,
   testResultsImportRoutes,
   testResultsIngestRoutes,
@@ -142,6 +143,7 @@ export const testResultsRoutes: readonly RouteSpec[] = [
   ...testResultsImportRoutes,
   ...testResultsReadRoutes,
   ...debugBundleRoutes,
+  ...failureAnalysisRoutes,
 ];
 
 /**
