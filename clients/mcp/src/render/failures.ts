@@ -22,8 +22,8 @@ export interface FailingTest {
   /** Other recent runs where the same test failed (run scope only). */
   alsoFailedIn?: readonly string[];
   /** The failure's verdict against the run's base branch, and its error signature (failed tests only). */
-  verdict?: string;
-  signatureId?: string;
+  verdict?: string | null;
+  signatureId?: string | null;
 }
 
 export interface FailureReport {
