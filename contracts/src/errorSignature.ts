@@ -111,9 +111,7 @@ function placeholders(line: string, keepStatus: boolean): string {
     out =
       typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
   }
-  return out.replace(/(?<![\w<])\d+(?:\.\d+)?(?![\w>])/g, (n) =>
-    keepStatus && /^[1-5]\d\d$/.test(n) ? n : '<n>',
-  );
+  return out.replace(/(?<!\w)\d+(?:\.\d+)?(?!\w)/g, (n) => (keepStatus && /^[1-5]\d\d$/.test(n) ? n : '<n>'));
 }
 
 // --- frames --------------------------------------------------------------------------------------------

@@ -123,6 +123,10 @@ describe('message normalisation', () => {
     ['C:\\Users\\ci\\AppData\\Local\\Temp\\x.txt is locked', '<path> is locked'],
     ['parse error at app.ts:12:5', 'parse error at app.ts:<line>:<col>'],
     [
+      'discounted total ==> expected: <180> but was: <190>',
+      'discounted total ==> expected: <<n>> but was: <<n>>',
+    ],
+    [
       'line one\n\n  line two  \nline three\nline four\nline five',
       'line one\nline two\nline three\nline four',
     ],
