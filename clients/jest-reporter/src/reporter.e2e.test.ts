@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createVerdictClient, type RunDetail, type VerdictClient } from '@verdict/client';
 import { readCoverage } from '@verdict/client/reporting';
@@ -44,12 +46,18 @@ let client: VerdictClient;
 function runJest(
   env: NodeJS.ProcessEnv,
   name: string,
+  args: string[] = [],
 ): { code: number | null; output: string; json: JestJson } {
   const { JEST_WORKER_ID: _worker, CI: _ci, ...clean } = process.env;
   const outputFile = path.join(scratch, `${name}.json`);
   const jest = spawnSync(
     process.execPath,
-    [path.join(scratch, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${outputFile}`],
+    [
+      path.join(scratch, 'node_modules', 'jest', 'bin', 'jest.js'),
+      '--json',
+      `--outputFile=${outputFile}`,
+      ...args,
+    ],
     {
       cwd: scratch,
       encoding: 'utf8',
@@ -131,6 +139,7 @@ describe('a Jest run with Verdict up', () => {
         GITHUB_STEP_SUMMARY: summaryFile('up'),
       },
       'up',
+      ['--maxWorkers=2', '--seed=1234'],
     );
     run = await settledRun('jest-up', expectedStats(jest.json).total);
   });
@@ -141,6 +150,21 @@ describe('a Jest run with Verdict up', () => {
     expect(run.stats).toMatchObject({ failed: 2, flaky: 1, skipped: 2 });
     expect(run.framework).toEqual({ name: 'jest', version: installedVersion('jest') });
     expect(jest.output).toContain(`[verdict] ${verdict.url}/projects/${verdict.project}/runs/${run.id} (`);
+  });
+
+  it('when Jest starts the run, then the run keeps the host (name hashed) and what Jest tells of its settings: workers and seed, no worker per test', async () => {
+    const detail = await client.getRun(run.id);
+    expect(detail.host).toMatchObject({
+      nameHash: createHash('sha256').update(os.hostname()).digest('hex').slice(0, 16),
+      os: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      memoryMb: Math.round(os.totalmem() / (1024 * 1024)),
+    });
+    expect(detail.settings).toEqual({ workers: 2, seed: '1234' });
+    const { data: runBundle } = await client.debugBundle({ runId: run.id });
+    const [failing] = (runBundle as { items: { caseId: string }[] }).items;
+    const { data: bundle } = await client.debugBundle({ runId: run.id, caseId: failing?.caseId ?? '' });
+    expect((bundle as { test: { worker: unknown } }).test.worker).toBeNull();
   });
 
   it('when GITHUB_STEP_SUMMARY is set, then the finished run’s summary is appended to it: counts, each failure’s verdict and signature, links', async () => {

@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createVerdictClient } from '@verdict/client';
+import { createVerdictClient, type StartRunBody } from '@verdict/client';
 import {
   createRunSender,
   gitInfo,
+  hostInfo,
   readCoverage,
   REPORTER_RETRY,
   REPORTER_TIMEOUT_MS,
@@ -35,6 +36,22 @@ export interface VerdictJestOptions extends ReporterOptions {
 interface JestGlobalConfig {
   rootDir: string;
   shard?: { shardIndex: number; shardCount: number } | null;
+  maxWorkers?: number;
+  /** Jest 29+: the seed of this run (`--seed`, else drawn at random), which `--randomize` orders by. */
+  seed?: number;
+}
+
+/**
+ * What Jest tells a reporter of how it runs tests: its worker count, shard and seed. Jest says nothing of
+ * which worker ran a test, so results carry no worker, and it has no fullyParallel.
+ */
+function runnerSettingsOf(globalConfig: JestGlobalConfig): NonNullable<StartRunBody['settings']> {
+  const { maxWorkers, seed, shard } = globalConfig;
+  return {
+    ...(typeof maxWorkers === 'number' && maxWorkers > 0 ? { workers: maxWorkers } : {}),
+    ...(shard ? { shard: { current: shard.shardIndex, total: shard.shardCount } } : {}),
+    ...(typeof seed === 'number' ? { seed: String(seed) } : {}),
+  };
 }
 
 interface JestAggregate {
@@ -61,6 +78,7 @@ export class VerdictJestReporter {
   private readonly log: (line: string) => void;
   private readonly rootDir: string;
   private readonly shard: { current: number; total: number } | undefined;
+  private readonly runnerSettings: NonNullable<StartRunBody['settings']>;
   private settings: ReporterSettings | undefined;
   private sender: RunSender | undefined;
 
@@ -71,6 +89,7 @@ export class VerdictJestReporter {
     const shard = globalConfig.shard;
     this.shard =
       shard && shard.shardCount > 1 ? { current: shard.shardIndex, total: shard.shardCount } : undefined;
+    this.runnerSettings = runnerSettingsOf(globalConfig);
   }
 
   onRunStart(): void {
@@ -108,7 +127,12 @@ export class VerdictJestReporter {
         }),
         baseUrl: settings.baseUrl,
         project: settings.project,
-        start: { ...start, ciRunId: start.ciRunId ?? '' },
+        start: {
+          ...start,
+          ciRunId: start.ciRunId ?? '',
+          host: hostInfo(),
+          settings: this.runnerSettings,
+        },
         batchSize: settings.batchSize,
         flushIntervalMs: settings.flushIntervalMs,
         spoolDir: settings.spoolDir,

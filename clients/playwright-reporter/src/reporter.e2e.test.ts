@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createVerdictClient, type RunDetail, type VerdictClient } from '@verdict/client';
 import {
@@ -218,6 +220,35 @@ describe('two shards of one CI build, with Verdict up', () => {
       expect(summary).toContain(failure.signature?.id ?? 'a signature');
     }
     expect(summary).toContain('#### Compared with the base');
+  });
+
+  it('when a shard starts the run, then the run keeps its host (name hashed) and settings, and each attempt its worker', async () => {
+    const { host, settings } = await client.getRun(run.id);
+    expect(host).toEqual({
+      nameHash: createHash('sha256').update(os.hostname()).digest('hex').slice(0, 16),
+      os: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      memoryMb: Math.round(os.totalmem() / (1024 * 1024)),
+      ...(host?.loadAverage ? { loadAverage: host.loadAverage } : {}),
+    });
+    expect(host?.loadAverage ?? [1, 1, 1]).toHaveLength(3);
+    // The fixture's config: one worker, not fully parallel; the start that created the run was a shard of 2.
+    expect(settings).toMatchObject({ workers: 1, fullyParallel: false, shard: { total: 2 } });
+    expect(settings).not.toHaveProperty('seed');
+    const { data: runBundle } = await client.debugBundle({ runId: run.id });
+    const items = (runBundle as { items: { caseId: string; title: string }[] }).items;
+    const flaky = items.find((item) => item.title === 'is flaky at first');
+    const { data: bundle } = await client.debugBundle({ runId: run.id, caseId: flaky?.caseId ?? '' });
+    type Worker = { index?: number; parallelIndex?: number; ordinal?: number } | null | undefined;
+    const { test, attemptHistory } = bundle as {
+      test: { worker: Worker };
+      attemptHistory: { worker: Worker }[];
+    };
+    const [first] = attemptHistory;
+    // Playwright replaces a worker after a failure: the retry runs first on a new one, in the same slot.
+    expect(first?.worker).toMatchObject({ parallelIndex: 0 });
+    expect(test.worker).toEqual({ index: expect.any(Number), parallelIndex: 0, ordinal: 0 });
+    expect(test.worker?.index).toBeGreaterThan(first?.worker?.index ?? Infinity);
   });
 
   it('when the failing test is asked for, then its debug bundle reruns it by file, line and project, and opens its trace', async () => {

@@ -18,6 +18,7 @@ import { createVerdictClient } from '@verdict/client';
 import {
   createRunSender,
   gitInfo,
+  hostInfo,
   readCoverage,
   REPORTER_RETRY,
   REPORTER_TIMEOUT_MS,
@@ -28,7 +29,7 @@ import {
   type ReporterSettings,
   type RunSender,
 } from '@verdict/client/reporting';
-import { resultItemOf } from './results';
+import { resultItemOf, runnerSettingsOf } from './results';
 
 export interface VerdictPlaywrightOptions extends ReporterOptions {
   /**
@@ -56,6 +57,9 @@ export class VerdictReporter implements Reporter {
   private sender: RunSender | undefined;
   private rootDir = process.cwd();
   private shard: { current: number; total: number } | undefined;
+  /** How many tests each worker (by workerIndex) has begun: an attempt's ordinal is its count at begin. */
+  private readonly begun = new Map<number, number>();
+  private readonly ordinals = new WeakMap<TestResult, number>();
 
   constructor(options: VerdictPlaywrightOptions = {}) {
     this.options = options;
@@ -105,7 +109,12 @@ export class VerdictReporter implements Reporter {
         client,
         baseUrl: settings.baseUrl,
         project: settings.project,
-        start: { ...start, ciRunId: start.ciRunId ?? '' },
+        start: {
+          ...start,
+          ciRunId: start.ciRunId ?? '',
+          host: hostInfo(),
+          settings: runnerSettingsOf(config),
+        },
         batchSize: settings.batchSize,
         flushIntervalMs: settings.flushIntervalMs,
         spoolDir: settings.spoolDir,
@@ -115,11 +124,18 @@ export class VerdictReporter implements Reporter {
     });
   }
 
+  onTestBegin(_test: TestCase, result: TestResult): void {
+    if (!this.sender || result.workerIndex < 0) return;
+    const ordinal = this.begun.get(result.workerIndex) ?? 0;
+    this.begun.set(result.workerIndex, ordinal + 1);
+    this.ordinals.set(result, ordinal);
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     const sender = this.sender;
     if (!sender) return;
     this.guard('reading a result', () => {
-      const { item, files } = resultItemOf(test, result, this.rootDir);
+      const { item, files } = resultItemOf(test, result, this.rootDir, this.ordinals.get(result));
       sender.add(item, files);
     });
   }

@@ -6,8 +6,15 @@
  * config's rootDir, as Playwright's own reports write spec files, so a retry command finds them.
  */
 import path from 'node:path';
-import type { Location, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import type { ResultItem } from '@verdict/client';
+import type {
+  FullConfig,
+  Location,
+  TestCase,
+  TestError,
+  TestResult,
+  TestStep,
+} from '@playwright/test/reporter';
+import type { ResultItem, StartRunBody } from '@verdict/client';
 import {
   annotationsOf,
   clip,
@@ -97,11 +104,37 @@ function tagsOf(test: TestCase): string[] | undefined {
   return tags.length > 0 ? tags : undefined;
 }
 
+/**
+ * Where the attempt ran: Playwright's workerIndex and parallelIndex, and its ordinal among the tests that
+ * worker began (stamped in onTestBegin). None for an attempt no worker ran (workerIndex -1).
+ */
+function workerOf(result: TestResult, ordinal: number | undefined): ResultItem['worker'] {
+  if (result.workerIndex < 0) return undefined;
+  return {
+    index: result.workerIndex,
+    ...(result.parallelIndex >= 0 ? { parallelIndex: result.parallelIndex } : {}),
+    ...(ordinal !== undefined ? { ordinal } : {}),
+  };
+}
+
+/**
+ * The settings that decide which tests share a worker and in which order: workers, fullyParallel and the
+ * shard. (A project's own fullyParallel is not in the reporter API.) Playwright has no seed: none is sent.
+ */
+export function runnerSettingsOf(config: FullConfig): NonNullable<StartRunBody['settings']> {
+  return {
+    ...(config.workers > 0 ? { workers: config.workers } : {}),
+    fullyParallel: config.fullyParallel,
+    ...(config.shard ? { shard: { current: config.shard.current, total: config.shard.total } } : {}),
+  };
+}
+
 /** An attempt's result item, and the files (screenshots, videos, traces) to upload and attach to it. */
 export function resultItemOf(
   test: TestCase,
   result: TestResult,
   rootDir: string,
+  ordinal?: number,
 ): { item: ResultItem; files: PendingFile[] } {
   const location = locationOf(test.location, rootDir);
   const error = resultError(result, rootDir);
@@ -115,6 +148,7 @@ export function resultItemOf(
   ]);
   const tags = tagsOf(test);
   const project = projectOf(test);
+  const worker = workerOf(result, ordinal);
   const item: ResultItem = {
     file: location?.file ?? relativeFile(test.location.file, rootDir),
     titlePath: titlePathOf(test),
@@ -132,6 +166,7 @@ export function resultItemOf(
     ...(annotations ? { annotations } : {}),
     ...(tags ? { tags } : {}),
     ...(location ? { location } : {}),
+    ...(worker ? { worker } : {}),
   };
   const files = result.attachments
     .filter((attachment) => attachment.path !== undefined || attachment.body !== undefined)

@@ -2,6 +2,7 @@
 // from options and the environment, the background sender with its spool, and spool replay.
 export { detectCi, type CiBuild, type Env } from './ci';
 export { gitInfo, type GitInfo } from './git';
+export { hostInfo, hostNameHash, type RunHost } from './host';
 export {
   REPORTER_RETRY,
   REPORTER_TIMEOUT_MS,
