@@ -358,6 +358,8 @@ describe.each(ADAPTERS)('debug bundle on $name', (adapter) => {
           status: 'failed',
           durationMs: 100,
           error: { message: 'Error: breaks broke on attempt 0', location: { file: CART, line: 12 } },
+          // Sent without a worker: how it ran is unknown, not absent.
+          worker: null,
         },
       ]);
       expect(data.steps?.map((step) => step.title)).toEqual([
