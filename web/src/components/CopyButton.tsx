@@ -38,11 +38,10 @@ export function CopyFetched({
       // The clipboard accepts a promise of the text, so the copy keeps the click's user activation.
       const text = load();
       if (typeof ClipboardItem !== 'undefined' && navigator.clipboard.write) {
-        await navigator.clipboard.write([
-          new ClipboardItem({
-            'text/plain': text.then((value) => new Blob([value], { type: 'text/plain' })),
-          }),
-        ]);
+        const blob = text.then((value) => new Blob([value], { type: 'text/plain' }));
+        // The clipboard may refuse before it reads the blob: its failure is the copy's, handled below.
+        blob.catch(() => undefined);
+        await navigator.clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
       } else {
         await navigator.clipboard.writeText(await text);
       }
