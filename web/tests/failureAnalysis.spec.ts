@@ -88,7 +88,7 @@ test.describe('the run page, what changed', () => {
       'href',
       projectPath(verdict, `/runs/${verdict.runIds[1]}`),
     );
-    await panel.getByRole('button', { name: /^New failures: \d+$/ }).click();
+    await panel.getByRole('button', { name: /^New failures\s*\d+$/ }).click();
     await expect(panel.getByRole('link', { name: 'search › suggests while typing' })).toBeVisible();
     await settled(page);
     await screenshotWithoutViolations(page, testInfo, 'run-compared');

@@ -35,7 +35,7 @@ function Categories({ comparison, projectId }: { comparison: RunComparison; proj
         const category = comparison[key];
         return (
           <Accordion.Item key={key} value={key}>
-            <Accordion.Control disabled={category.count === 0} aria-label={`${label}: ${category.count}`}>
+            <Accordion.Control disabled={category.count === 0}>
               <Group gap="xs">
                 <Text size="sm" fw={600}>
                   {label}
