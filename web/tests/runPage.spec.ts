@@ -17,7 +17,7 @@ test.describe('the run page', () => {
       .click();
     await expect(page).toHaveURL(/status=failed/);
     await expect(list.getByRole('link', { name: 'tests/cart.spec.ts' })).toHaveCount(0);
-    await expect(list.getByRole('link', { name: 'tests/search.spec.ts' })).toBeVisible();
+    await expect(list.getByRole('link', { name: 'tests/search.spec.ts', exact: true })).toBeVisible();
 
     // "/" jumps to the text filter, as on Playwright's report (from anywhere but another field).
     await page.getByRole('heading', { level: 1 }).click();
@@ -51,7 +51,7 @@ test.describe('the run page', () => {
     );
     await expect(list.getByRole('link', { name: 'cart › adds an item' }).first()).toBeVisible();
 
-    await list.getByRole('link', { name: 'tests/checkout.spec.ts' }).click();
+    await list.getByRole('link', { name: 'tests/checkout.spec.ts', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'tests/checkout.spec.ts' })).toBeVisible();
     const rows = page.getByRole('table', { name: 'Tests of tests/checkout.spec.ts' }).getByRole('row');
     await expect(rows).toHaveCount(5);
