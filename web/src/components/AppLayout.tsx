@@ -123,7 +123,7 @@ export function AppLayout() {
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="md" wrap="nowrap">
+          <Group gap="md" wrap="nowrap" className={classes.start}>
             <Link to="/projects" className={classes.brand} aria-label="Verdict: your projects">
               <img src="/favicon.svg" alt="" width={22} height={22} />
               <Text fw={700} visibleFrom="sm">
@@ -150,7 +150,7 @@ export function AppLayout() {
               </>
             ) : null}
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" className={classes.end}>
             <ThemeToggle />
             <AccountMenu />
           </Group>
