@@ -83,4 +83,53 @@ describe.each(testDatabases())('the error groups on $name', ({ open }) => {
         expect(items[0]).toMatchObject({ sampleMessage: 'Expected total 99, got 1', occurrences: 2 });
       });
   });
+
+  it('when a range cuts days in half, then only the attempts inside it count, whether its whole days are read from the daily rollup or every attempt is read (by tests affected)', async () => {
+    const at = (day: number, hour: number) => new Date(Date.UTC(2026, 2, day, hour)).toISOString();
+    const message = 'Expected total 42, got 41';
+    await slice
+      .spec()
+      .given([runCreated()])
+      .when([
+        failure('pays', 0, message),
+        ...[1, 2, 3, 4].flatMap((day) => [
+          resultOf(`day ${day} early`, 0, 'failed', {
+            startedAt: at(day, 6),
+            error: { message, location: { file: FILE, line: 12 } },
+          }),
+          resultOf(`day ${day} late`, 0, 'failed', {
+            startedAt: at(day, 18),
+            error: { message, location: { file: FILE, line: 12 } },
+          }),
+        ]),
+      ])
+      .thenRedeliveryChangesNothing(async ({ schema }) => {
+        const read = slice.read(schema);
+        const counts = async (start: string, end: string) =>
+          Promise.all(
+            (['occurrences', 'tests'] as const).map(async (sortBy) => {
+              const range = { start: new Date(start), end: new Date(end) };
+              const [group] = (await listErrorGroups(read, PROJECT, { ...query, sortBy }, range)).items;
+              return [group?.occurrences, group?.testsAffected, group?.firstSeenAt, group?.lastSeenAt];
+            }),
+          );
+        // 1 March 12:00 to 3 March 12:00: the late attempt of the 1st, both of the 2nd, the early one of the 3rd.
+        const cut = [4, 4, at(1, 18), at(3, 6)];
+        expect(await counts(at(1, 12), at(3, 12))).toEqual([cut, cut]);
+        // Whole days only (2nd and 3rd), then within one day.
+        const whole = [4, 4, at(2, 6), at(3, 18)];
+        expect(await counts(at(2, 0), '2026-03-03T23:59:59.999Z')).toEqual([whole, whole]);
+        const within = [2, 2, at(1, 6), at(1, 10)];
+        expect(await counts(at(1, 1), at(1, 11))).toEqual([within, within]);
+        const { items } = await listErrorGroups(read, PROJECT, query, {
+          start: new Date(at(1, 12)),
+          end: new Date(at(3, 12)),
+        });
+        expect(items[0]?.daily).toEqual([
+          { day: '2026-03-01', count: 1 },
+          { day: '2026-03-02', count: 2 },
+          { day: '2026-03-03', count: 1 },
+        ]);
+      });
+  });
 });

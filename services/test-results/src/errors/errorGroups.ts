@@ -4,6 +4,9 @@
  * explorer (errors/queries.ts). One row per attempt, keyed as the attempt is, so applying it again adds
  * nothing; the runs' branch and environment are copied onto their attempts whichever comes first (results
  * can be applied before their run.created, from another stream).
+ *
+ * A daily rollup per (signature, UTC day, branch, environment) keeps the occurrences and first and last
+ * seen, so the explorer sorts and pages a range's groups without reading every attempt in it.
  */
 import { ERROR_SIGNATURE_VERSION, keptInstant, type ErrorSignature } from '@verdict/contracts';
 import type { Projection, SqlExecutor } from '@verdict/platform';
@@ -26,13 +29,39 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
      INCLUDE (signature_id, run_id, test_case_id, branch, environment)`,
   );
   await tx.query(
-    `CREATE INDEX IF NOT EXISTS error_hits_signature ON ${s}.error_hits (project_id, signature_id, occurred_at)`,
+    `CREATE INDEX IF NOT EXISTS error_hits_signature ON ${s}.error_hits (project_id, signature_id, occurred_at)
+     INCLUDE (test_case_id, run_id, branch, environment)`,
+  );
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_days (
+    project_id text NOT NULL, signature_id text NOT NULL, day date NOT NULL, branch text, environment text,
+    occurrences integer NOT NULL, first_seen timestamptz NOT NULL, last_seen timestamptz NOT NULL)`);
+  // A run without a branch or environment is a group of its own, as NULL is in a GROUP BY.
+  await tx.query(
+    `CREATE UNIQUE INDEX IF NOT EXISTS error_days_key ON ${s}.error_days
+     (project_id, day, signature_id, branch, environment) NULLS NOT DISTINCT`,
   );
   await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_signatures (
     project_id text NOT NULL, signature_id text NOT NULL, message text NOT NULL, frame_file text,
     frame_function text, text text NOT NULL, sample_message text NOT NULL, sample_at timestamptz NOT NULL,
     PRIMARY KEY (project_id, signature_id))`);
 }
+
+/**
+ * The statement adding a set of attempts (`project_id, signature_id, occurred_at, branch, environment`) to
+ * the days; in key order, so concurrent batches lock the days' rows in one order.
+ */
+const ADD_TO_DAYS = (
+  s: string,
+  from: string,
+) => `INSERT INTO ${s}.error_days AS d (project_id, day, signature_id,
+         branch, environment, occurrences, first_seen, last_seen)
+       SELECT project_id, (occurred_at AT TIME ZONE 'UTC')::date, signature_id, branch, environment,
+         count(*), min(occurred_at), max(occurred_at)
+       FROM ${from} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+       ON CONFLICT (project_id, day, signature_id, branch, environment) DO UPDATE SET
+         occurrences = d.occurrences + EXCLUDED.occurrences,
+         first_seen = least(d.first_seen, EXCLUDED.first_seen),
+         last_seen = greatest(d.last_seen, EXCLUDED.last_seen)`;
 
 interface Hit {
   result: RecordedResult;
@@ -49,7 +78,8 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
     if (signature) hits.push({ result, signature, occurredAt: keptInstant(result.item.startedAt) });
   }
   if (hits.length === 0) return;
-  // One statement (one round trip) for both tables: a data-modifying WITH runs whether or not it is read.
+  // One statement (one round trip) for the three tables: a data-modifying WITH runs whether or not it is
+  // read. Only the attempts new to the table (RETURNING) are added to the days, so a redelivery adds nothing.
   await tx.query(
     `WITH hits AS (
        INSERT INTO ${s}.error_hits (run_id, test_case_id, project, attempt, project_id, signature_id,
@@ -60,6 +90,9 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
          project_id text, signature_id text, occurred_at timestamptz)
        LEFT JOIN ${s}.error_runs r ON r.run_id = h.run_id
        ON CONFLICT DO NOTHING
+       RETURNING project_id, signature_id, occurred_at, branch, environment
+     ), days AS (
+       ${ADD_TO_DAYS(s, 'hits')}
      )
      INSERT INTO ${s}.error_signatures AS sig (project_id, signature_id, message, frame_file, frame_function,
        text, sample_message, sample_at)
@@ -120,14 +153,37 @@ async function addRun(
   run: { runId: string; projectId: string; branch: string | null; environment: string | null },
 ): Promise<void> {
   // The hits keep what the run says; a shard's second run.created (if any) says the same.
-  await tx.query(
+  const { rows: moved } = await tx.query<{ project_id: string; signature_id: string; day: string }>(
     `WITH run AS (
        INSERT INTO ${s}.error_runs (run_id, project_id, branch, environment) VALUES ($1, $2, $3, $4)
        ON CONFLICT (run_id) DO NOTHING
+     ), moved AS (
+       UPDATE ${s}.error_hits SET branch = $3, environment = $4
+       WHERE run_id = $1 AND (branch IS DISTINCT FROM $3 OR environment IS DISTINCT FROM $4)
+       RETURNING project_id, signature_id, (occurred_at AT TIME ZONE 'UTC')::date AS day
      )
-     UPDATE ${s}.error_hits SET branch = $3, environment = $4
-     WHERE run_id = $1 AND (branch IS DISTINCT FROM $3 OR environment IS DISTINCT FROM $4)`,
+     SELECT DISTINCT project_id, signature_id, to_char(day, 'YYYY-MM-DD') AS day FROM moved ORDER BY 1, 2, 3`,
     [run.runId, run.projectId, run.branch, run.environment],
+  );
+  if (moved.length === 0) return;
+  // The attempts moved to another branch or environment: their days are counted again from the attempts
+  // (rare: only results that came before their run.created move).
+  const keys = JSON.stringify(moved);
+  await tx.query(
+    `DELETE FROM ${s}.error_days d USING json_to_recordset($1::json) AS k(project_id text, signature_id text, day date)
+     WHERE d.project_id = k.project_id AND d.signature_id = k.signature_id AND d.day = k.day`,
+    [keys],
+  );
+  await tx.query(
+    `WITH recounted AS (
+       SELECT h.project_id, h.signature_id, h.occurred_at, h.branch, h.environment
+       FROM json_to_recordset($1::json) AS k(project_id text, signature_id text, day date)
+       JOIN ${s}.error_hits h ON h.project_id = k.project_id AND h.signature_id = k.signature_id
+         AND h.occurred_at >= k.day::timestamp AT TIME ZONE 'UTC'
+         AND h.occurred_at < (k.day + 1)::timestamp AT TIME ZONE 'UTC'
+     )
+     ${ADD_TO_DAYS(s, 'recounted')}`,
+    [keys],
   );
 }
 
@@ -136,7 +192,7 @@ export function errorGroupsProjection(name: string): Projection {
   return {
     name,
     // A new normalisation (ERROR_SIGNATURE_VERSION) rebuilds the groups as a change of these tables does.
-    version: ERROR_SIGNATURE_VERSION * 100 + 1,
+    version: ERROR_SIGNATURE_VERSION * 100 + 2,
     canHandle: ['run.created', 'test.result-recorded'],
     setup,
     async apply(tx, events, s) {

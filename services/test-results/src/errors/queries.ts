@@ -92,8 +92,60 @@ const GROUP_COLUMNS = `s.signature_id, s.text, s.message, s.frame_file, s.frame_
 const AGGREGATES = `count(*)::int AS occurrences, count(DISTINCT h.test_case_id)::int AS tests_affected,
   count(DISTINCT h.run_id)::int AS runs, min(h.occurred_at) AS first_seen, max(h.occurred_at) AS last_seen`;
 
+/** The days wholly inside the range (`start` inclusive, `end` exclusive, UTC midnights); empty when none. */
+function wholeDaysOf({ start, end }: ErrorRange): { start: Date; end: Date } {
+  const first = Math.ceil(start.getTime() / DAY_MS) * DAY_MS;
+  const after = Math.floor((end.getTime() + 1) / DAY_MS) * DAY_MS;
+  return after > first ? { start: new Date(first), end: new Date(after) } : { start, end: start };
+}
+
 /**
- * One page of the project's error groups in the range and filters.
+ * A project's attempts in the filters as counted rows (`signature_id, day, branch, occurrences, first_seen,
+ * last_seen`): the rollup's rows for the range's whole days, one row per attempt for the days it cuts.
+ * `$1`–`$5` as HITS_WHERE, `$6`–`$7` the whole days (wholeDaysOf).
+ */
+const countedIn = (s: string) => `SELECT d.signature_id, d.day, d.branch, d.occurrences, d.first_seen,
+    d.last_seen
+  FROM ${s}.error_days d
+  WHERE d.project_id = $1 AND d.day >= ($6::timestamptz AT TIME ZONE 'UTC')::date
+    AND d.day < ($7::timestamptz AT TIME ZONE 'UTC')::date
+    AND ($4::text IS NULL OR d.branch = $4) AND ($5::text IS NULL OR d.environment = $5)
+  UNION ALL
+  SELECT h.signature_id, (h.occurred_at AT TIME ZONE 'UTC')::date, h.branch, 1, h.occurred_at, h.occurred_at
+  FROM ${s}.error_hits h WHERE ${HITS_WHERE} AND (h.occurred_at < $6 OR h.occurred_at >= $7)`;
+
+const countedParams = (projectId: string, filters: ErrorFilters) => {
+  const whole = wholeDaysOf(filters.range);
+  return [...filterParams(projectId, filters), whole.start.toISOString(), whole.end.toISOString()];
+};
+
+/**
+ * The groups of the range, ranked: from the daily rollup, except by tests affected, a distinct count that
+ * days cannot be summed into, which reads the range's attempts. Its parameters are rankedParams'.
+ */
+const rankedGroups = (s: string, sortBy: ErrorsQuery['sortBy']) =>
+  sortBy === 'tests'
+    ? `SELECT h.signature_id, count(*)::int AS occurrences, count(DISTINCT h.test_case_id)::int AS tests_affected,
+         min(h.occurred_at) AS first_seen, max(h.occurred_at) AS last_seen
+       FROM ${s}.error_hits h WHERE ${HITS_WHERE} GROUP BY h.signature_id`
+    : `SELECT c.signature_id, sum(c.occurrences)::int AS occurrences, min(c.first_seen) AS first_seen,
+         max(c.last_seen) AS last_seen
+       FROM (${countedIn(s)}) c GROUP BY c.signature_id`;
+
+const rankedParams = (projectId: string, filters: ErrorFilters, sortBy: ErrorsQuery['sortBy']) =>
+  sortBy === 'tests' ? filterParams(projectId, filters) : countedParams(projectId, filters);
+
+interface RankedRow {
+  signature_id: string;
+  occurrences: number;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  total: number;
+}
+
+/**
+ * One page of the project's error groups in the range and filters. The range's groups are ranked first; the
+ * distinct tests and runs are counted for the page's groups only.
  *
  * @example const { items, total } = await listErrorGroups(store, projectId, query, rangeOf(query, clock.now()));
  */
@@ -106,35 +158,62 @@ export async function listErrorGroups(
   const s = schemas.errors;
   const filters: ErrorFilters = { range, branch: query.branch, environment: query.environment };
   const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
-  const matching = `WITH g AS (
-       SELECT h.signature_id, ${AGGREGATES} FROM ${s}.error_hits h WHERE ${HITS_WHERE} GROUP BY h.signature_id
-     )
-     SELECT ${GROUP_COLUMNS}, count(*) OVER ()::int AS total
-     FROM g JOIN ${s}.error_signatures s ON s.project_id = $1 AND s.signature_id = g.signature_id
-     WHERE $6::text IS NULL OR s.text ILIKE $6 OR s.message ILIKE $6 OR s.sample_message ILIKE $6
-       OR coalesce(s.frame_file, '') ILIKE $6 OR coalesce(s.frame_function, '') ILIKE $6`;
-  const params = [...filterParams(projectId, filters), query.search ? likePattern(query.search) : null];
-  const { rows } = await db.query<GroupRow>(
+  const ranking = rankedParams(projectId, filters, query.sortBy);
+  const pattern = `$${ranking.length + 1}`;
+  const searched = query.search
+    ? `JOIN ${s}.error_signatures s ON s.project_id = $1 AND s.signature_id = g.signature_id
+       WHERE s.text ILIKE ${pattern} OR s.message ILIKE ${pattern} OR s.sample_message ILIKE ${pattern}
+         OR coalesce(s.frame_file, '') ILIKE ${pattern} OR coalesce(s.frame_function, '') ILIKE ${pattern}`
+    : '';
+  const matching = `WITH g AS (${rankedGroups(s, query.sortBy)})
+     SELECT g.signature_id, g.occurrences, g.first_seen, g.last_seen, count(*) OVER ()::int AS total
+     FROM g ${searched}`;
+  const params = [...ranking, ...(query.search ? [likePattern(query.search)] : [])];
+  const at = params.length;
+  const { rows: ranked } = await db.query<RankedRow>(
     `${matching}
-     ORDER BY ${SORT_COLUMNS[query.sortBy]} ${direction}, s.signature_id ${direction}
-     LIMIT $7 OFFSET $8`,
+     ORDER BY ${SORT_COLUMNS[query.sortBy]} ${direction}, g.signature_id ${direction}
+     LIMIT $${at + 1} OFFSET $${at + 2}`,
     [...params, query.limit, (query.page - 1) * query.limit],
   );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && query.page > 1) {
+  let total = ranked[0]?.total ?? 0;
+  if (ranked.length === 0 && query.page > 1) {
     const counted = await db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM (${matching}) m`,
       params,
     );
     total = counted.rows[0]?.total ?? 0;
   }
-  const series = await seriesOf(
-    { db, schemas },
-    projectId,
-    filters,
-    rows.map((row) => row.signature_id),
+  const ids = ranked.map((row) => row.signature_id);
+  const [groups, series] = await Promise.all([
+    pageGroupsOf({ db, schemas }, projectId, filters, ids),
+    seriesOf({ db, schemas }, projectId, filters, ids),
+  ]);
+  const items = ranked.flatMap((rank) => {
+    const row = groups.get(rank.signature_id);
+    return row ? [groupOfRow({ ...row, ...rank }, series.get(rank.signature_id), filters.range)] : [];
+  });
+  return { total, items };
+}
+
+/** The page's signatures with their distinct tests and runs in the range and filters. */
+async function pageGroupsOf(
+  { db, schemas }: TestResultsReadStore,
+  projectId: string,
+  filters: ErrorFilters,
+  signatureIds: readonly string[],
+): Promise<Map<string, GroupRow>> {
+  if (signatureIds.length === 0) return new Map();
+  const s = schemas.errors;
+  const { rows } = await db.query<GroupRow>(
+    `SELECT ${GROUP_COLUMNS}
+     FROM ${s}.error_signatures s
+     CROSS JOIN LATERAL (SELECT ${AGGREGATES} FROM ${s}.error_hits h
+       WHERE ${HITS_WHERE} AND h.signature_id = s.signature_id) g
+     WHERE s.project_id = $1 AND s.signature_id = ANY($6::text[])`,
+    [...filterParams(projectId, filters), signatureIds],
   );
-  return { total, items: rows.map((row) => groupOfRow(row, series.get(row.signature_id), filters.range)) };
+  return new Map(rows.map((row) => [row.signature_id, row]));
 }
 
 interface Series {
@@ -151,25 +230,34 @@ async function seriesOf(
 ): Promise<Map<string, Series>> {
   const series = new Map<string, Series>(signatureIds.map((id) => [id, { daily: new Map(), branches: [] }]));
   if (signatureIds.length === 0) return series;
-  const params = [...filterParams(projectId, filters), signatureIds];
-  const where = `${HITS_WHERE} AND h.signature_id = ANY($6::text[])`;
-  const s = schemas.errors;
-  const [daily, branches] = await Promise.all([
-    db.query<{ signature_id: string; day: string; count: number }>(
-      `SELECT h.signature_id, to_char(h.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-       FROM ${s}.error_hits h WHERE ${where} GROUP BY 1, 2`,
-      params,
-    ),
-    db.query<{ signature_id: string; branch: string }>(
-      `SELECT h.signature_id, h.branch FROM ${s}.error_hits h WHERE ${where} AND h.branch IS NOT NULL
-       GROUP BY 1, 2 ORDER BY count(*) DESC, h.branch`,
-      params,
-    ),
-  ]);
-  for (const row of daily.rows) series.get(row.signature_id)?.daily.set(row.day, row.count);
-  for (const row of branches.rows) {
+  const { rows } = await db.query<{
+    signature_id: string;
+    day: string;
+    branch: string | null;
+    count: number;
+  }>(
+    `SELECT c.signature_id, to_char(c.day, 'YYYY-MM-DD') AS day, c.branch, sum(c.occurrences)::int AS count
+     FROM (${countedIn(schemas.errors)}) c WHERE c.signature_id = ANY($8::text[])
+     GROUP BY 1, 2, 3`,
+    [...countedParams(projectId, filters), signatureIds],
+  );
+  const branchCounts = new Map<string, Map<string, number>>();
+  for (const row of rows) {
     const of = series.get(row.signature_id);
-    if (of && of.branches.length < MAX_BRANCHES) of.branches.push(row.branch);
+    if (!of) continue;
+    of.daily.set(row.day, (of.daily.get(row.day) ?? 0) + row.count);
+    if (row.branch === null) continue;
+    const counts = branchCounts.get(row.signature_id) ?? new Map<string, number>();
+    counts.set(row.branch, (counts.get(row.branch) ?? 0) + row.count);
+    branchCounts.set(row.signature_id, counts);
+  }
+  for (const [signatureId, counts] of branchCounts) {
+    const of = series.get(signatureId);
+    if (!of) continue;
+    of.branches = [...counts]
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, MAX_BRANCHES)
+      .map(([branch]) => branch);
   }
   return series;
 }
