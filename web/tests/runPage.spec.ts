@@ -34,7 +34,7 @@ test.describe('the run page', () => {
     await expect(list.getByRole('link', { name: 'checkout › pays with a card' })).toHaveCount(0);
   });
 
-  test('when a spec file is expanded with the keyboard, then its tests are listed, and its suite page lists them too', async ({
+  test('when a spec file is expanded and folded with the keyboard, then its tests are listed and hidden, and its suite page lists them too', async ({
     page,
     verdict,
     signIn,
@@ -50,6 +50,9 @@ test.describe('the run page', () => {
       'true',
     );
     await expect(list.getByRole('link', { name: 'cart › adds an item' }).first()).toBeVisible();
+    // Enter again folds it, and the next file comes back into the (windowed) list.
+    await page.keyboard.press('Enter');
+    await expect(list.getByRole('link', { name: 'cart › adds an item' })).toHaveCount(0);
 
     await list.getByRole('link', { name: 'tests/checkout.spec.ts', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'tests/checkout.spec.ts' })).toBeVisible();
