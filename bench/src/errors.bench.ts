@@ -233,7 +233,9 @@ async function benchExplorer(databaseUrl: string): Promise<{ rows: BenchRow[]; p
       hits += batch.filter((e) => e.type === 'test.result-recorded').length;
       await projector.applyEvents(batch);
     }
-    await db.exec(`ANALYZE ${schema}.error_hits; ANALYZE ${schema}.error_signatures`);
+    await db.exec(
+      `ANALYZE ${schema}.error_hits; ANALYZE ${schema}.error_days; ANALYZE ${schema}.error_signatures`,
+    );
     const { rows } = await db.query<{ groups: number }>(
       `SELECT count(*)::int AS groups FROM ${schema}.error_signatures`,
     );
@@ -477,12 +479,16 @@ async function benchCompare(databaseUrl: string, explorerP99: number): Promise<B
   }
 }
 
-/** `npm run bench errors`. */
+/**
+ * `npm run bench errors`; `VERDICT_BENCH_ERRORS_PARTS=explorer,compare` runs only those parts (the explorer
+ * always runs: its p99 is the comparison's baseline).
+ */
 export async function benchErrors(databaseUrl: string): Promise<BenchRow[]> {
+  const parts = (process.env.VERDICT_BENCH_ERRORS_PARTS ?? 'explorer,compare,ingest').split(',');
   const explorer = await benchExplorer(databaseUrl);
   return [
     ...explorer.rows,
-    ...(await benchCompare(databaseUrl, explorer.p99)),
-    ...(await benchIngestSignatures(databaseUrl)),
+    ...(parts.includes('compare') ? await benchCompare(databaseUrl, explorer.p99) : []),
+    ...(parts.includes('ingest') ? await benchIngestSignatures(databaseUrl) : []),
   ];
 }
