@@ -51,9 +51,9 @@ describe.each(testDatabases())('the error groups on $name', ({ open }) => {
       .thenRedeliveryChangesNothing(async ({ schema }) => {
         const read = slice.read(schema);
         const onBranch = await listErrorGroups(read, PROJECT, { ...query, branch: 'feature/cart' }, march);
-        expect(onBranch.items.map((group) => [group.occurrences, group.branches])).toEqual([
-          [1, ['feature/cart']],
-        ]);
+        expect(
+          onBranch.items.map((group) => [group.occurrences, group.testsAffected, group.runs, group.branches]),
+        ).toEqual([[1, 1, 1, ['feature/cart']]]);
         const staging = await listErrorGroups(read, PROJECT, { ...query, environment: 'staging' }, march);
         expect(staging.total).toBe(1);
         expect((await listErrorGroups(read, PROJECT, { ...query, branch: 'main' }, march)).total).toBe(0);

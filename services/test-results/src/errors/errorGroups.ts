@@ -40,11 +40,36 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     `CREATE UNIQUE INDEX IF NOT EXISTS error_days_key ON ${s}.error_days
      (project_id, day, signature_id, branch, environment) NULLS NOT DISTINCT`,
   );
+  // The days on which each signature hit each test, and each run: a range's distinct tests and runs are
+  // counted from these (a row per test or run, not per attempt).
+  for (const [table, key] of SPANS) {
+    await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.${table} (
+      project_id text NOT NULL, signature_id text NOT NULL, ${key} text NOT NULL, branch text, environment text,
+      days datemultirange NOT NULL)`);
+    await tx.query(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ${table}_key ON ${s}.${table}
+       (project_id, signature_id, ${key}, branch, environment) NULLS NOT DISTINCT`,
+    );
+  }
   await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.error_signatures (
     project_id text NOT NULL, signature_id text NOT NULL, message text NOT NULL, frame_file text,
     frame_function text, text text NOT NULL, sample_message text NOT NULL, sample_at timestamptz NOT NULL,
     PRIMARY KEY (project_id, signature_id))`);
 }
+
+/** The rollups of the days a signature hit a test (`error_test_days`) and a run (`error_run_days`). */
+const SPANS = [
+  ['error_test_days', 'test_case_id'],
+  ['error_run_days', 'run_id'],
+] as const;
+
+/** The statement adding a set of attempts (as ADD_TO_DAYS) to one of the SPANS, in key order. */
+const ADD_TO_SPANS = (s: string, from: string, [table, key]: (typeof SPANS)[number]) =>
+  `INSERT INTO ${s}.${table} AS t (project_id, signature_id, ${key}, branch, environment, days)
+   SELECT project_id, signature_id, ${key}, branch, environment,
+     range_agg(daterange((occurred_at AT TIME ZONE 'UTC')::date, (occurred_at AT TIME ZONE 'UTC')::date + 1))
+   FROM ${from} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+   ON CONFLICT (project_id, signature_id, ${key}, branch, environment) DO UPDATE SET days = t.days + EXCLUDED.days`;
 
 /**
  * The statement adding a set of attempts (`project_id, signature_id, occurred_at, branch, environment`) to
@@ -78,8 +103,8 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
     if (signature) hits.push({ result, signature, occurredAt: keptInstant(result.item.startedAt) });
   }
   if (hits.length === 0) return;
-  // One statement (one round trip) for the three tables: a data-modifying WITH runs whether or not it is
-  // read. Only the attempts new to the table (RETURNING) are added to the days, so a redelivery adds nothing.
+  // One statement (one round trip) for every table: a data-modifying WITH runs whether or not it is
+  // read. Only the attempts new to the table (RETURNING) are added to the rollups, so a redelivery adds nothing.
   await tx.query(
     `WITH hits AS (
        INSERT INTO ${s}.error_hits (run_id, test_case_id, project, attempt, project_id, signature_id,
@@ -90,9 +115,13 @@ async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedRes
          project_id text, signature_id text, occurred_at timestamptz)
        LEFT JOIN ${s}.error_runs r ON r.run_id = h.run_id
        ON CONFLICT DO NOTHING
-       RETURNING project_id, signature_id, occurred_at, branch, environment
+       RETURNING project_id, signature_id, test_case_id, run_id, occurred_at, branch, environment
      ), days AS (
        ${ADD_TO_DAYS(s, 'hits')}
+     ), tests AS (
+       ${ADD_TO_SPANS(s, 'hits', SPANS[0])}
+     ), runs AS (
+       ${ADD_TO_SPANS(s, 'hits', SPANS[1])}
      )
      INSERT INTO ${s}.error_signatures AS sig (project_id, signature_id, message, frame_file, frame_function,
        text, sample_message, sample_at)
@@ -153,37 +182,62 @@ async function addRun(
   run: { runId: string; projectId: string; branch: string | null; environment: string | null },
 ): Promise<void> {
   // The hits keep what the run says; a shard's second run.created (if any) says the same.
-  const { rows: moved } = await tx.query<{ project_id: string; signature_id: string; day: string }>(
+  const { rows: moved } = await tx.query<{
+    project_id: string;
+    signature_id: string;
+    test_case_id: string;
+    day: string;
+  }>(
     `WITH run AS (
        INSERT INTO ${s}.error_runs (run_id, project_id, branch, environment) VALUES ($1, $2, $3, $4)
        ON CONFLICT (run_id) DO NOTHING
      ), moved AS (
        UPDATE ${s}.error_hits SET branch = $3, environment = $4
        WHERE run_id = $1 AND (branch IS DISTINCT FROM $3 OR environment IS DISTINCT FROM $4)
-       RETURNING project_id, signature_id, (occurred_at AT TIME ZONE 'UTC')::date AS day
+       RETURNING project_id, signature_id, test_case_id, (occurred_at AT TIME ZONE 'UTC')::date AS day
      )
-     SELECT DISTINCT project_id, signature_id, to_char(day, 'YYYY-MM-DD') AS day FROM moved ORDER BY 1, 2, 3`,
+     SELECT DISTINCT project_id, signature_id, test_case_id, to_char(day, 'YYYY-MM-DD') AS day FROM moved
+     ORDER BY 1, 2, 3, 4`,
     [run.runId, run.projectId, run.branch, run.environment],
   );
   if (moved.length === 0) return;
-  // The attempts moved to another branch or environment: their days are counted again from the attempts
-  // (rare: only results that came before their run.created move).
-  const keys = JSON.stringify(moved);
-  await tx.query(
-    `DELETE FROM ${s}.error_days d USING json_to_recordset($1::json) AS k(project_id text, signature_id text, day date)
-     WHERE d.project_id = k.project_id AND d.signature_id = k.signature_id AND d.day = k.day`,
-    [keys],
+  // The attempts moved to another branch or environment: their rollup rows are counted again from the
+  // attempts (rare: only results that came before their run.created move).
+  const keys = JSON.stringify(moved.map((row) => ({ ...row, run_id: run.runId })));
+  const recount = async (table: string, match: string, from: string, add: (from: string) => string) => {
+    const key = `json_to_recordset($1::json) AS k(project_id text, signature_id text, test_case_id text,
+      run_id text, day date)`;
+    await tx.query(
+      `DELETE FROM ${s}.${table} d USING ${key}
+       WHERE d.project_id = k.project_id AND d.signature_id = k.signature_id AND ${match}`,
+      [keys],
+    );
+    await tx.query(
+      `WITH recounted AS (
+         SELECT DISTINCT h.run_id, h.test_case_id, h.project, h.attempt, h.project_id, h.signature_id,
+           h.occurred_at, h.branch, h.environment
+         FROM ${key} JOIN ${s}.error_hits h ON h.project_id = k.project_id AND h.signature_id = k.signature_id
+           AND ${from}
+       )
+       ${add('recounted')}`,
+      [keys],
+    );
+  };
+  await recount(
+    'error_days',
+    'd.day = k.day',
+    `h.occurred_at >= k.day::timestamp AT TIME ZONE 'UTC'
+     AND h.occurred_at < (k.day + 1)::timestamp AT TIME ZONE 'UTC'`,
+    (from) => ADD_TO_DAYS(s, from),
   );
-  await tx.query(
-    `WITH recounted AS (
-       SELECT h.project_id, h.signature_id, h.occurred_at, h.branch, h.environment
-       FROM json_to_recordset($1::json) AS k(project_id text, signature_id text, day date)
-       JOIN ${s}.error_hits h ON h.project_id = k.project_id AND h.signature_id = k.signature_id
-         AND h.occurred_at >= k.day::timestamp AT TIME ZONE 'UTC'
-         AND h.occurred_at < (k.day + 1)::timestamp AT TIME ZONE 'UTC'
-     )
-     ${ADD_TO_DAYS(s, 'recounted')}`,
-    [keys],
+  await recount(
+    'error_test_days',
+    'd.test_case_id = k.test_case_id',
+    'h.test_case_id = k.test_case_id',
+    (from) => ADD_TO_SPANS(s, from, SPANS[0]),
+  );
+  await recount('error_run_days', 'd.run_id = k.run_id', 'h.run_id = k.run_id', (from) =>
+    ADD_TO_SPANS(s, from, SPANS[1]),
   );
 }
 
@@ -192,7 +246,7 @@ export function errorGroupsProjection(name: string): Projection {
   return {
     name,
     // A new normalisation (ERROR_SIGNATURE_VERSION) rebuilds the groups as a change of these tables does.
-    version: ERROR_SIGNATURE_VERSION * 100 + 2,
+    version: ERROR_SIGNATURE_VERSION * 100 + 3,
     canHandle: ['run.created', 'test.result-recorded'],
     setup,
     async apply(tx, events, s) {

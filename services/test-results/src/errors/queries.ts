@@ -196,22 +196,42 @@ export async function listErrorGroups(
   return { total, items };
 }
 
-/** The page's signatures with their distinct tests and runs in the range and filters. */
+type PageRow = Omit<GroupRow, 'occurrences' | 'first_seen' | 'last_seen' | 'total'>;
+
+/**
+ * The page's signatures with their distinct tests and runs in the range and filters: a test (run) counts when
+ * the days the signature hit it overlap the range's whole days, or when an attempt of it falls in the days
+ * the range cuts. `$1`–`$7` as countedIn, `$8` the signatures.
+ */
+const distinctIn = (s: string, table: string, key: string) => `SELECT signature_id, count(*)::int AS n FROM (
+    SELECT t.signature_id, t.${key} FROM ${s}.${table} t
+    WHERE t.project_id = $1 AND t.signature_id = ANY($8::text[])
+      AND ($4::text IS NULL OR t.branch = $4) AND ($5::text IS NULL OR t.environment = $5)
+      AND t.days && datemultirange(daterange(($6::timestamptz AT TIME ZONE 'UTC')::date,
+        ($7::timestamptz AT TIME ZONE 'UTC')::date))
+    UNION
+    SELECT h.signature_id, h.${key} FROM ${s}.error_hits h
+    WHERE ${HITS_WHERE} AND h.signature_id = ANY($8::text[]) AND (h.occurred_at < $6 OR h.occurred_at >= $7)
+  ) x GROUP BY signature_id`;
+
 async function pageGroupsOf(
   { db, schemas }: TestResultsReadStore,
   projectId: string,
   filters: ErrorFilters,
   signatureIds: readonly string[],
-): Promise<Map<string, GroupRow>> {
+): Promise<Map<string, PageRow>> {
   if (signatureIds.length === 0) return new Map();
   const s = schemas.errors;
-  const { rows } = await db.query<GroupRow>(
-    `SELECT ${GROUP_COLUMNS}
+  const { rows } = await db.query<PageRow>(
+    `WITH tests AS (${distinctIn(s, 'error_test_days', 'test_case_id')}),
+       runs AS (${distinctIn(s, 'error_run_days', 'run_id')})
+     SELECT s.signature_id, s.text, s.message, s.frame_file, s.frame_function, s.sample_message,
+       coalesce(t.n, 0) AS tests_affected, coalesce(r.n, 0) AS runs
      FROM ${s}.error_signatures s
-     CROSS JOIN LATERAL (SELECT ${AGGREGATES} FROM ${s}.error_hits h
-       WHERE ${HITS_WHERE} AND h.signature_id = s.signature_id) g
-     WHERE s.project_id = $1 AND s.signature_id = ANY($6::text[])`,
-    [...filterParams(projectId, filters), signatureIds],
+     LEFT JOIN tests t ON t.signature_id = s.signature_id
+     LEFT JOIN runs r ON r.signature_id = s.signature_id
+     WHERE s.project_id = $1 AND s.signature_id = ANY($8::text[])`,
+    [...countedParams(projectId, filters), signatureIds],
   );
   return new Map(rows.map((row) => [row.signature_id, row]));
 }
