@@ -290,10 +290,20 @@ export type SuspectRun = z.infer<typeof SuspectRun>;
 
 export const SuspectCommits = z.object({
   branch: z.string().nullable(),
-  /** False when the test's latest execution on the branch did not fail, or its failure is not new. */
-  newFailure: z.boolean(),
-  lastPass: SuspectRun.nullable().describe('The last run on the branch where the test passed'),
-  firstFail: SuspectRun.nullable().describe('The first run after it where the test failed'),
+  newFailure: z
+    .boolean()
+    .describe("True when the test's latest execution on the branch failed and the one before it did not"),
+  failingRuns: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'The runs in a row on the branch, the latest included, where the test failed; 0 when its latest execution there did not fail',
+    ),
+  lastPass: SuspectRun.nullable().describe(
+    'The last run on the branch where the test passed (or was flaky) before it started failing',
+  ),
+  firstFail: SuspectRun.nullable().describe('The first run of its latest failing streak on the branch'),
   between: z
     .array(SuspectRun)
     .describe('Runs between the two that skipped the test, oldest first, at most 50'),

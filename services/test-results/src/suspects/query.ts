@@ -2,11 +2,11 @@
  * Suspect commits of a test's new failure (issue 31), from the run list: the test's executions on a branch,
  * one per run (its platforms added up: failed if any failed, else flaky, else passed, else skipped).
  *
- * A failure is new when the test's latest non-skipped execution on the branch failed and the one before it
- * passed or was flaky, or there is none (the test failed the first time it ran there). Then `firstFail` is
- * that failing run, `lastPass` the passing one before it (null when none), and `between` the runs on the
- * branch between the two that skipped the test (the 50 nearest the failure, oldest first). A test that
- * failed in several runs in a row is no longer a new failure: its first failure is where to look.
+ * When the test's latest non-skipped execution on the branch failed, its failing streak is where to look:
+ * `firstFail` is the streak's first run, `lastPass` the passing (or flaky) run before it (null when the test
+ * never passed there), `between` the runs on the branch between the two that skipped the test (the 50
+ * nearest the failure, oldest first) and `failingRuns` the streak's length. The failure is new when the
+ * streak is one run long.
  */
 import {
   keptInstant,
@@ -37,8 +37,8 @@ const suspectRunOf = (row: ExecutionRow): SuspectRun => ({
   startedAt: keptInstant(row.started_at),
 });
 
-/** The test's executions on the branch, one per run, newest first; `where` narrows them. */
-function executions(store: TestResultsReadStore, where: string) {
+/** The test's executions on the branch, one per run; `where` narrows them, `columns` adds to them. */
+function executions(store: TestResultsReadStore, where: string, columns = '') {
   const list = store.schemas.runList;
   return `WITH executions AS (
       SELECT r.id AS run_id, r.counter, r.commit, r.started_at,
@@ -48,7 +48,7 @@ function executions(store: TestResultsReadStore, where: string) {
       WHERE t.project_id = $1 AND t.test_case_id = $2 AND r.branch IS NOT DISTINCT FROM $3
       GROUP BY r.id
     )
-    SELECT * FROM executions WHERE ${where}`;
+    SELECT *${columns} FROM executions WHERE ${where}`;
 }
 
 /** The branch of the test's latest execution; undefined when it never ran. */
@@ -70,6 +70,7 @@ async function latestBranch(
 const notNew = (branch: string | null): SuspectCommits => ({
   branch,
   newFailure: false,
+  failingRuns: 0,
   lastPass: null,
   firstFail: null,
   between: [],
@@ -97,12 +98,26 @@ export async function suspectCommits(
   const latest = query.branch !== undefined ? query.branch : await latestBranch(store, projectId, caseId);
   if (latest === undefined) return notNew(null);
   const branch = latest;
-  const { rows: last } = await db.query<ExecutionRow>(
-    `${executions(store, "outcome <> 'skipped'")} ORDER BY started_at DESC, run_id DESC LIMIT 2`,
+  const { rows: latestRows } = await db.query<ExecutionRow>(
+    `${executions(store, "outcome <> 'skipped'")} ORDER BY started_at DESC, run_id DESC LIMIT 1`,
     [projectId, caseId, branch],
   );
-  const [failing, before] = last;
-  if (failing?.outcome !== 'failed' || before?.outcome === 'failed') return notNew(branch);
+  if (latestRows[0]?.outcome !== 'failed') return notNew(branch);
+  const { rows: passes } = await db.query<ExecutionRow>(
+    `${executions(store, "outcome IN ('passed', 'flaky')")} ORDER BY started_at DESC, run_id DESC LIMIT 1`,
+    [projectId, caseId, branch],
+  );
+  const before = passes[0];
+  const { rows: streak } = await db.query<ExecutionRow & { streak: number }>(
+    `${executions(
+      store,
+      "outcome = 'failed' AND ($4::timestamptz IS NULL OR (started_at, run_id) > ($4, $5::text))",
+      ', count(*) OVER ()::int AS streak',
+    )} ORDER BY started_at, run_id LIMIT 1`,
+    [projectId, caseId, branch, before?.started_at ?? null, before?.run_id ?? null],
+  );
+  const failing = streak[0];
+  if (!failing) return notNew(branch);
   const between = before
     ? (
         await db.query<ExecutionRow>(
@@ -114,7 +129,8 @@ export async function suspectCommits(
     : [];
   return {
     branch,
-    newFailure: true,
+    newFailure: failing.streak === 1,
+    failingRuns: failing.streak,
     lastPass: before ? suspectRunOf(before) : null,
     firstFail: suspectRunOf(failing),
     between: between.map(suspectRunOf),

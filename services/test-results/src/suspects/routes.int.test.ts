@@ -122,6 +122,15 @@ async function setUp(adapter: TestDatabase): Promise<void> {
   runs.F1 = await run('feature/y', '2026-03-05T10:00:00.000Z', { sha: 'f1', author: 'eve' }, [
     ['regresses', 'passed'],
   ]);
+  runs.Z1 = await run('feature/z', '2026-03-05T11:00:00.000Z', { sha: 'z1', author: 'fay' }, [
+    ['relapses', 'passed'],
+  ]);
+  runs.Z2 = await run('feature/z', '2026-03-05T12:00:00.000Z', { sha: 'z2', author: 'gil' }, [
+    ['relapses', 'failed'],
+  ]);
+  runs.Z3 = await run('feature/z', '2026-03-05T13:00:00.000Z', { sha: 'z3', author: 'fay' }, [
+    ['relapses', 'failed'],
+  ]);
   runs.L0 = await run('long', '2026-03-06T00:00:00.000Z', { sha: 'l0', author: 'ada' }, [
     ['lasting', 'passed'],
   ]);
@@ -159,6 +168,7 @@ async function suspects(title: string, query = ''): Promise<SuspectCommits> {
 const noSuspects = (branch: string | null) => ({
   branch,
   newFailure: false,
+  failingRuns: 0,
   lastPass: null,
   firstFail: null,
   between: [],
@@ -175,6 +185,7 @@ describe.each(testDatabases({ postgresPoolSize: 4 }))('suspect commits on $name'
     expect(await suspects('regresses', '?branch=main')).toEqual({
       branch: 'main',
       newFailure: true,
+      failingRuns: 1,
       lastPass: {
         runId: runs.M1,
         counter: expect.any(Number),
@@ -199,8 +210,33 @@ describe.each(testDatabases({ postgresPoolSize: 4 }))('suspect commits on $name'
     expect(await suspects('regresses')).toEqual(noSuspects('feature/y'));
   });
 
-  it('when the test already failed in the run before, then the failure is not new', async () => {
-    expect(await suspects('chronic')).toEqual(noSuspects('main'));
+  it('when the test has failed in every run on the branch, then the failure is not new, its first failure is where to look, and it never passed there', async () => {
+    expect(await suspects('chronic')).toEqual({
+      branch: 'main',
+      newFailure: false,
+      failingRuns: 4,
+      lastPass: null,
+      firstFail: expect.objectContaining({
+        runId: runs.M1,
+        commit: { sha: 'a1', author: 'ada', message: 'Pay' },
+      }),
+      between: [],
+    });
+  });
+
+  it('when the test failed in the last two runs after a pass, then the failure is not new, and the first of the two is where it started', async () => {
+    expect(await suspects('relapses')).toEqual({
+      branch: 'feature/z',
+      newFailure: false,
+      failingRuns: 2,
+      lastPass: expect.objectContaining({ runId: runs.Z1, outcome: 'passed' }),
+      firstFail: expect.objectContaining({
+        runId: runs.Z2,
+        outcome: 'failed',
+        commit: { sha: 'z2', author: 'gil' },
+      }),
+      between: [],
+    });
   });
 
   it('when the latest execution passed, then there is no new failure', async () => {
@@ -218,6 +254,7 @@ describe.each(testDatabases({ postgresPoolSize: 4 }))('suspect commits on $name'
     expect(await suspects('newborn')).toEqual({
       branch: 'main',
       newFailure: true,
+      failingRuns: 1,
       lastPass: null,
       firstFail: expect.objectContaining({ runId: runs.M4, commit: { sha: 'a4', author: 'bob' } }),
       between: [],
@@ -262,8 +299,13 @@ describe.each(testDatabases({ postgresPoolSize: 4 }))('suspect commits on $name'
       /Last passed: run #\d+ \(`[^`]+`, 2026-03-01T10:00:00.000Z\), commit `a1` by ada: Pay/,
     );
     expect(markdown).toMatch(/First failed: run #\d+ .*commit `a4` by bob/);
-    const notNew = await bundleOf(idOf('chronic'));
-    expect(notNew.suspects).toEqual(noSuspects('main'));
-    expect(renderMarkdown(notNew)).toContain('is not a new failure');
+    const chronic = await bundleOf(idOf('chronic'));
+    expect(chronic.suspects).toEqual(await suspects('chronic', '?branch=main'));
+    expect(renderMarkdown(chronic)).toContain(
+      'Failing in the last 4 runs on branch `main`; it started here:',
+    );
+    const passing = await bundleOf(idOf('steady'));
+    expect(passing.suspects).toEqual(noSuspects('main'));
+    expect(renderMarkdown(passing)).toContain('_None: the latest execution on branch `main` did not fail._');
   });
 });

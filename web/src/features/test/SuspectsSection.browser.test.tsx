@@ -32,6 +32,7 @@ describe('SuspectsSection', () => {
     const { screen, api } = await suspects({
       branch: 'main',
       newFailure: true,
+      failingRuns: 1,
       lastPass: run('r1', 1, 'passed', 'Cart: totals'),
       firstFail: run('r3', 3, 'failed', 'Search: debounce input'),
       between: [run('r2', 2, 'skipped', 'Docs')],
@@ -46,19 +47,35 @@ describe('SuspectsSection', () => {
     expect(await textOf(rows.nth(3))).toContain('3abcdef0');
     expect(await textOf(rows.nth(3))).toContain('Search: debounce input');
     expect(await textOf(rows.nth(3))).toContain('Dana');
-    await expect.element(screen.getByText(/1 runs between skipped the test/)).toBeVisible();
+    await expect.element(screen.getByText(/^A new failure: .*1 runs between skipped the test/)).toBeVisible();
     expect(api.requests[0]!.query.get('branch')).toBe('main');
   });
 
-  test('when the failure is not new on its branch, then the section says so and lists no commit', async () => {
+  test('when the test has failed for several runs, then the section says for how many, and lists where its streak began', async () => {
     const { screen } = await suspects({
       branch: 'main',
       newFailure: false,
+      failingRuns: 3,
+      lastPass: run('r1', 1, 'passed', 'Cart: totals'),
+      firstFail: run('r2', 2, 'failed', 'Search: debounce input'),
+      between: [],
+    });
+    await expect.element(screen.getByText(/^Failing in the last 3 runs on main: /)).toBeVisible();
+    const rows = screen.getByRole('table', { name: 'Suspect commits' }).getByRole('row');
+    expect(await textOf(rows.nth(2))).toContain('first fail');
+    expect(await textOf(rows.nth(2))).toContain('Search: debounce input');
+  });
+
+  test('when the latest run on its branch did not fail, then the section says so and lists no commit', async () => {
+    const { screen } = await suspects({
+      branch: 'main',
+      newFailure: false,
+      failingRuns: 0,
       lastPass: null,
       firstFail: null,
       between: [],
     });
-    await expect.element(screen.getByText(/Not a new failure on main/)).toBeVisible();
+    await expect.element(screen.getByText(/Nothing to suspect on main/)).toBeVisible();
     await expect.element(screen.getByRole('table', { name: 'Suspect commits' })).not.toBeInTheDocument();
   });
 });

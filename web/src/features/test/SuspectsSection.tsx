@@ -48,7 +48,10 @@ function SuspectRuns({ suspects, projectId }: { suspects: SuspectCommits; projec
   return (
     <Stack gap="xs">
       <Text size="sm">
-        The change that broke it is in the commits after the last passing run, up to the first failing one
+        {suspects.newFailure
+          ? 'A new failure: '
+          : `Failing in the last ${suspects.failingRuns} runs on ${suspects.branch ?? 'its branch'}: `}
+        the change that broke it is in the commits after the last passing run, up to the first failing one
         {between.length > 0 ? ` (${between.length} runs between skipped the test)` : ''}.
       </Text>
       <Table.ScrollContainer minWidth={720}>
@@ -106,12 +109,11 @@ export function SuspectsSection({
         <LoadingState label="Looking for suspect commits…" rows={2} />
       ) : suspects.isError ? (
         <ErrorState error={suspects.error} onRetry={() => void suspects.refetch()} />
-      ) : suspects.data.newFailure ? (
+      ) : suspects.data.firstFail ? (
         <SuspectRuns suspects={suspects.data} projectId={projectId} />
       ) : (
         <Text size="sm" c="dimmed">
-          Not a new failure on {suspects.data.branch ?? 'its branch'}: its latest run there did not fail, or
-          it failed there before too.
+          Nothing to suspect on {suspects.data.branch ?? 'its branch'}: its latest run there did not fail.
         </Text>
       )}
     </Section>

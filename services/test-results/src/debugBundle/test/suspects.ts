@@ -26,16 +26,16 @@ function runLine(label: string, run: SuspectRun): string {
   return `- ${label}: run #${run.counter} (${code(run.runId)}, ${run.startedAt}), ${commit}`;
 }
 
-/** "Suspect commits": where a new failure came in; one line when the failure is not new. */
+/** "Suspect commits": where the test's latest failing streak began; one line when its latest run did not fail. */
 export function suspectsSection(suspects: SuspectCommits | null | undefined): Section[] {
   if (!suspects) return [];
   const on = suspects.branch === null ? 'runs without a branch' : `branch ${code(suspects.branch)}`;
-  if (!suspects.newFailure || !suspects.firstFail) {
+  if (!suspects.firstFail) {
     return [
       {
         title: 'Suspect commits',
         priority: 5,
-        units: [`_None: the latest execution on ${on} is not a new failure._`],
+        units: [`_None: the latest execution on ${on} did not fail._`],
       },
     ];
   }
@@ -46,5 +46,8 @@ export function suspectsSection(suspects: SuspectCommits | null | undefined): Se
     ...suspects.between.map((run) => runLine('Skipped it', run)),
     runLine('First failed', suspects.firstFail),
   ];
-  return [{ title: 'Suspect commits', priority: 5, units: [`New failure on ${on}:`, '', ...units] }];
+  const lead = suspects.newFailure
+    ? `New failure on ${on}:`
+    : `Failing in the last ${suspects.failingRuns} runs on ${on}; it started here:`;
+  return [{ title: 'Suspect commits', priority: 5, units: [lead, '', ...units] }];
 }
