@@ -86,3 +86,53 @@ export function classify(tests: Iterable<ComparedTest>, thresholds: Thresholds, 
   }
   return categories;
 }
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function compareTitlePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const order = compareText(a[i] as string, b[i] as string);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+/** The order of a category's items: file, title path, platform, test case id. */
+export function byFileAndTitle(a: ComparedTest, b: ComparedTest): number {
+  return (
+    compareText(a.item.file, b.item.file) ||
+    compareTitlePaths(a.item.titlePath, b.item.titlePath) ||
+    compareText(a.item.project ?? '', b.item.project ?? '') ||
+    compareText(a.item.testCaseId, b.item.testCaseId)
+  );
+}
+
+/**
+ * The tests that can be among the first `limit` items of their category once titled: by file alone, the
+ * first `limit` of each category and every other test of the last one's file (titles order tests within a
+ * file). Only these need their titles read; the rest only count.
+ */
+export function titleCandidates(
+  tests: readonly ComparedTest[],
+  thresholds: Thresholds,
+  limit: number,
+): Set<ComparedTest> {
+  const byCategory = new Map<CompareCategory, ComparedTest[]>();
+  for (const test of tests) {
+    const category = categoryOf(test, thresholds);
+    if (category === null) continue;
+    const inCategory = byCategory.get(category);
+    if (inCategory) inCategory.push(test);
+    else byCategory.set(category, [test]);
+  }
+  const candidates = new Set<ComparedTest>();
+  for (const inCategory of byCategory.values()) {
+    inCategory.sort((a, b) => compareText(a.item.file, b.item.file));
+    const lastFile = inCategory[Math.min(limit, inCategory.length) - 1]?.item.file;
+    for (const test of inCategory) {
+      if (lastFile === undefined || test.item.file > lastFile) break;
+      candidates.add(test);
+    }
+  }
+  return candidates;
+}

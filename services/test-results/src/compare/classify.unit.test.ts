@@ -1,5 +1,12 @@
 import type { Outcome } from '@verdict/contracts';
-import { categoryOf, classify, isSlower, type ComparedTest } from './classify';
+import {
+  byFileAndTitle,
+  categoryOf,
+  classify,
+  isSlower,
+  titleCandidates,
+  type ComparedTest,
+} from './classify';
 
 const thresholds = { durationRatio: 1.5, durationFloorMs: 1_000 };
 
@@ -100,5 +107,39 @@ describe('run comparison categories', () => {
     for (const empty of ['stillFailing', 'newlyFlaky', 'added', 'removed', 'slower'] as const) {
       expect(categories[empty]).toEqual({ count: 0, items: [] });
     }
+  });
+
+  it('when a category has more tests than the limit, then only the first files up to the limit-th test, that file whole, need titles', () => {
+    const inFile = (name: string, file: string, outcome: Outcome, baseOutcome: Outcome) => {
+      const made = test(name, outcome, baseOutcome);
+      return { ...made, item: { ...made.item, file } };
+    };
+    const tests = [
+      inFile('c1', 'c.spec.ts', 'failed', 'passed'),
+      inFile('a1', 'a.spec.ts', 'failed', 'passed'),
+      inFile('b2', 'b.spec.ts', 'failed', 'passed'),
+      inFile('b1', 'b.spec.ts', 'failed', 'passed'),
+      inFile('fixed', 'z.spec.ts', 'passed', 'failed'),
+      inFile('same', 'a.spec.ts', 'passed', 'passed'),
+    ];
+    const names = (set: Set<ComparedTest>) => [...set].map((t) => t.item.testCaseId).sort();
+    // a1 and b2 reach the limit of 2; b1 shares b2's file, so its title may put it first.
+    expect(names(titleCandidates(tests, thresholds, 2))).toEqual(['a1', 'b1', 'b2', 'fixed']);
+    expect(names(titleCandidates(tests, thresholds, 10))).toEqual(['a1', 'b1', 'b2', 'c1', 'fixed']);
+  });
+
+  it('when items are ordered, then by file, then title path (a shorter path first), platform and id', () => {
+    const at = (id: string, file: string, titlePath: string[], project: string | null = null) => {
+      const made = test(id, 'failed', 'passed');
+      return { ...made, item: { ...made.item, testCaseId: id, file, titlePath, project } };
+    };
+    const ordered = [
+      at('4', 'b.spec.ts', ['A']),
+      at('3', 'a.spec.ts', ['B', 'x']),
+      at('2', 'a.spec.ts', ['B'], 'webkit'),
+      at('1', 'a.spec.ts', ['B'], 'chromium'),
+      at('0', 'a.spec.ts', ['A', 'z']),
+    ].sort(byFileAndTitle);
+    expect(ordered.map((t) => t.item.testCaseId)).toEqual(['0', '1', '2', '3', '4']);
   });
 });

@@ -2,8 +2,9 @@
  * The comparison of a run with its base (issue 31): the base resolved (a run asked for, the latest
  * finished run of a branch before this one), then one statement joining the two runs' run_tests by test
  * and platform (a FULL OUTER JOIN on their primary keys) that returns only the rows where something may
- * have changed; classify() sorts them into categories. A sharded run is one run: its run_tests already
- * add its shards up.
+ * have changed; classify() sorts them into categories. Titles are read only for the tests that can be
+ * listed (titleCandidates): a comparison where thousands of tests slowed down counts them all and titles a
+ * few hundred. A sharded run is one run: its run_tests already add its shards up.
  */
 import {
   DEFAULT_BASE_BRANCH,
@@ -16,7 +17,14 @@ import {
 } from '@verdict/contracts';
 import { NotFoundError, ValidationError } from '@verdict/platform';
 import { platformOrNull, type TestResultsReadStore, type Timestamp } from '../readStore';
-import { classify, emptyCategories, type ComparedTest, type Thresholds } from './classify';
+import {
+  byFileAndTitle,
+  classify,
+  emptyCategories,
+  titleCandidates,
+  type ComparedTest,
+  type Thresholds,
+} from './classify';
 
 interface RunRow {
   id: string;
@@ -107,8 +115,6 @@ interface ComparedRow {
   test_case_id: string;
   project: string;
   file: string;
-  title: string | null;
-  title_path: string[] | null;
   outcome: Outcome | null;
   base_outcome: Outcome | null;
   duration_ms: number | null;
@@ -118,57 +124,92 @@ interface ComparedRow {
 }
 
 /**
- * The tests of the two runs that may have changed, in file, title and platform order: in one run only,
- * outcomes that differ, failures, and passes slower by more than both thresholds. The rest (the same
- * outcome at the same pace) never leaves the database.
+ * The tests of the two runs that may have changed, untitled: in one run only, outcomes that differ,
+ * failures, and passes slower by more than both thresholds. The rest (the same outcome at the same pace)
+ * never leaves the database.
  */
 async function changedTests(
   { db, schemas }: TestResultsReadStore,
-  projectId: string,
   runId: string,
   baseId: string,
   thresholds: Thresholds,
 ): Promise<ComparedTest[]> {
   const list = schemas.runList;
-  const columns = 'test_case_id, project, file, outcome, duration_ms, error_signature, error_signature_text';
+  const columns = 'test_case_id, project, file, outcome, duration_ms';
   const { rows } = await db.query<ComparedRow>(
-    `WITH changed AS (
-       SELECT coalesce(c.test_case_id, b.test_case_id) AS test_case_id, coalesce(c.project, b.project) AS project,
-         coalesce(c.file, b.file) AS file, c.outcome, b.outcome AS base_outcome,
-         c.duration_ms, b.duration_ms AS base_duration_ms, c.error_signature, c.error_signature_text
-       FROM (SELECT ${columns} FROM ${list}.run_tests WHERE run_id = $2) c
-       FULL OUTER JOIN (SELECT ${columns} FROM ${list}.run_tests WHERE run_id = $3) b
-         ON b.test_case_id = c.test_case_id AND b.project = c.project
-       WHERE c.test_case_id IS NULL OR b.test_case_id IS NULL OR c.outcome <> b.outcome
-         OR c.outcome = 'failed'
-         OR (c.duration_ms > b.duration_ms * $4 AND c.duration_ms - b.duration_ms > $5)
-     )
-     SELECT ch.*, tc.title, tc.title_path
-     FROM changed ch
-     LEFT JOIN ${schemas.caseHistory}.test_cases tc ON tc.project_id = $1 AND tc.id = ch.test_case_id
-     ORDER BY ch.file, tc.title_path, ch.project, ch.test_case_id`,
-    [projectId, runId, baseId, thresholds.durationRatio, thresholds.durationFloorMs],
+    `SELECT coalesce(c.test_case_id, b.test_case_id) AS test_case_id, coalesce(c.project, b.project) AS project,
+       coalesce(c.file, b.file) AS file, c.outcome, b.outcome AS base_outcome,
+       c.duration_ms, b.duration_ms AS base_duration_ms, c.error_signature, c.error_signature_text
+     FROM (SELECT ${columns}, error_signature, error_signature_text FROM ${list}.run_tests WHERE run_id = $1) c
+     FULL OUTER JOIN (SELECT ${columns} FROM ${list}.run_tests WHERE run_id = $2) b
+       ON b.test_case_id = c.test_case_id AND b.project = c.project
+     WHERE c.test_case_id IS NULL OR b.test_case_id IS NULL OR c.outcome <> b.outcome
+       OR c.outcome = 'failed'
+       OR (c.duration_ms > b.duration_ms * $3 AND c.duration_ms - b.duration_ms > $4)`,
+    [runId, baseId, thresholds.durationRatio, thresholds.durationFloorMs],
   );
-  return rows.map((row) => {
+  return rows.map((row) => ({
+    item: {
+      testCaseId: row.test_case_id,
+      title: '',
+      titlePath: [],
+      file: row.file,
+      project: platformOrNull(row.project),
+      signature:
+        row.error_signature === null
+          ? null
+          : { id: row.error_signature, text: row.error_signature_text ?? '' },
+    },
+    outcome: row.outcome,
+    baseOutcome: row.base_outcome,
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    baseDurationMs: row.base_duration_ms === null ? null : Number(row.base_duration_ms),
+  }));
+}
+
+/** The tests given their titles (each test case's, from the case history), in place. */
+async function addTitles(
+  { db, schemas }: TestResultsReadStore,
+  projectId: string,
+  tests: Iterable<ComparedTest>,
+): Promise<void> {
+  const byId = new Map<string, ComparedTest[]>();
+  for (const test of tests) {
+    const same = byId.get(test.item.testCaseId);
+    if (same) same.push(test);
+    else byId.set(test.item.testCaseId, [test]);
+  }
+  if (byId.size === 0) return;
+  const { rows } = await db.query<{ id: string; title: string | null; title_path: string[] | null }>(
+    `SELECT id, title, title_path FROM ${schemas.caseHistory}.test_cases WHERE project_id = $1 AND id = ANY($2::text[])`,
+    [projectId, [...byId.keys()]],
+  );
+  for (const row of rows) {
     const titlePath = row.title_path ?? [];
-    return {
-      item: {
-        testCaseId: row.test_case_id,
-        title: row.title ?? titlePath.at(-1) ?? '',
-        titlePath,
-        file: row.file,
-        project: platformOrNull(row.project),
-        signature:
-          row.error_signature === null
-            ? null
-            : { id: row.error_signature, text: row.error_signature_text ?? '' },
-      },
-      outcome: row.outcome,
-      baseOutcome: row.base_outcome,
-      durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
-      baseDurationMs: row.base_duration_ms === null ? null : Number(row.base_duration_ms),
-    };
-  });
+    for (const test of byId.get(row.id) ?? []) {
+      test.item.titlePath = titlePath;
+      test.item.title = row.title ?? titlePath.at(-1) ?? '';
+    }
+  }
+}
+
+/**
+ * The changed tests in their categories: the ones that can be listed titled and first, in file and title
+ * order, then the rest, which only count.
+ */
+async function categorised(
+  store: TestResultsReadStore,
+  projectId: string,
+  runId: string,
+  baseId: string,
+  thresholds: Thresholds,
+  limit: number,
+) {
+  const changed = await changedTests(store, runId, baseId, thresholds);
+  const candidates = titleCandidates(changed, thresholds, limit);
+  await addTitles(store, projectId, candidates);
+  const rest = changed.filter((test) => !candidates.has(test));
+  return classify([...[...candidates].sort(byFileAndTitle), ...rest], thresholds, limit);
 }
 
 /**
@@ -189,7 +230,7 @@ export async function compareRuns(
   const { base, baseBranch, noBaseReason } = await resolveBase(store, projectId, run, query);
   const thresholds = { durationRatio: query.durationRatio, durationFloorMs: query.durationFloorMs };
   const categories = base
-    ? classify(await changedTests(store, projectId, run.id, base.id, thresholds), thresholds, query.limit)
+    ? await categorised(store, projectId, run.id, base.id, thresholds, query.limit)
     : emptyCategories();
   return {
     run: compareRunOf(run),
