@@ -4,7 +4,7 @@ import { InstantInput } from './instant';
 import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework, RunHost, RunSettings } from './testResultsEvents';
 import { Outcome } from './testResults';
-import { RunFailures } from './failureAnalysis';
+import { RunFailures, SignatureRef } from './failureAnalysis';
 
 /**
  * Reads of automated data (API.md, spec §2 and §4.10): the query parameters and answers of the test runs
@@ -239,6 +239,9 @@ export const TestCaseExecution = z.object({
   durationMs: z.number(),
   startedAt: z.string(),
   errorMessage: z.string().nullable(),
+  errorSignature: SignatureRef.nullable().describe(
+    "The signature of the execution's last failed attempt (its error group); null when none failed with a message",
+  ),
 });
 export type TestCaseExecution = z.infer<typeof TestCaseExecution>;
 

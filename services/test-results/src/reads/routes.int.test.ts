@@ -1,4 +1,4 @@
-import { testCaseIdOf, type ResultItem } from '@verdict/contracts';
+import { errorSignature, testCaseIdOf, type ResultItem } from '@verdict/contracts';
 import {
   ManualClock,
   START,
@@ -452,6 +452,22 @@ describe('GET /{projectId}/test-cases/{caseId}', () => {
       }),
     ]);
     expect(history.pagination).toEqual({ page: 1, limit: 20, total: 2, hasNext: false, hasPrev: false });
+  });
+
+  it('when a failed execution is in the history, then it carries its error group; a passing one none', async () => {
+    const breaksId = testCaseIdOf({ file: FILE, titlePath: ['Cart', 'breaks'] });
+    const { history } = (await get(`/${P1}/test-cases/${breaksId}?include=history`)).body.data;
+    const signature = errorSignature({
+      message: 'Error: breaks broke',
+      stack: `Error: breaks broke\n    at ${FILE}:12:3`,
+      testFile: FILE,
+    });
+    expect(history.items.map((item: { errorSignature: unknown }) => item.errorSignature)).toEqual([
+      { id: signature.id, text: signature.text },
+      { id: signature.id, text: signature.text },
+    ]);
+    const passing = (await get(`/${P1}/test-cases/${retriesId}?include=history`)).body.data.history;
+    expect(passing.items[1].errorSignature).toBeNull();
   });
 
   it('when historyPage=2 and historyLimit=1, then the older execution comes', async () => {

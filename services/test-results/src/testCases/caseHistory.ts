@@ -193,9 +193,11 @@ export async function testCaseHistory(
     duration_ms: number;
     started_at: Timestamp;
     error_message: string | null;
+    error_signature: string | null;
+    error_signature_text: string | null;
   }>(
     `SELECT t.run_id, r.counter, r.branch, r.environment, t.project, t.outcome, t.attempts, t.duration_ms,
-            t.started_at, t.error_message
+            t.started_at, t.error_message, t.error_signature, t.error_signature_text
      ${from}
      ORDER BY t.started_at DESC, t.run_id DESC, t.project LIMIT $4 OFFSET $5`,
     [...params, options.limit, options.offset],
@@ -213,6 +215,10 @@ export async function testCaseHistory(
       durationMs: row.duration_ms,
       startedAt: keptInstant(row.started_at),
       errorMessage: row.error_message,
+      errorSignature:
+        row.error_signature === null
+          ? null
+          : { id: row.error_signature, text: row.error_signature_text ?? '' },
     })),
   };
 }

@@ -1,6 +1,7 @@
-/** The test's last failures in other runs: run, branch, environment, platform, error, when. */
-import { Table, Text } from '@mantine/core';
+/** The test's last failures in other runs: run, branch, environment, platform, error (and its group), when. */
+import { Group, Table, Text } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink';
+import { SignatureLink } from '../../components/SignatureLink';
 import { formatAgo, formatTime } from '../../components/format';
 import type { HistoryItem } from './HistoryOutcomes';
 import { plain } from './plain';
@@ -26,10 +27,15 @@ function FailedRow({ item, projectId, caseId }: Place & { item: HistoryItem }) {
       <Table.Td>{item.branch ?? '—'}</Table.Td>
       <Table.Td>{item.environment ?? '—'}</Table.Td>
       <Table.Td>{item.project ?? '—'}</Table.Td>
-      <Table.Td maw={360}>
-        <Text size="xs" className="mono" lineClamp={1}>
-          {item.errorMessage ? plain(item.errorMessage).split('\n')[0] : '—'}
-        </Text>
+      <Table.Td maw={420}>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="xs" className="mono" lineClamp={1}>
+            {item.errorMessage ? plain(item.errorMessage).split('\n')[0] : '—'}
+          </Text>
+          {item.errorSignature ? (
+            <SignatureLink projectId={projectId} signature={item.errorSignature} />
+          ) : null}
+        </Group>
       </Table.Td>
       <Table.Td>
         <Text size="xs" title={formatTime(item.startedAt)}>
