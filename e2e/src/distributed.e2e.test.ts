@@ -17,6 +17,7 @@ import {
 } from '@verdict/contracts';
 import { isProcessAlive } from '@verdict/platform';
 import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { checkFailureAnalysis } from './failureAnalysis';
 
 // `npm run start:distributed` is `node scripts/run.cjs start-distributed`; the test runs that exactly. It
 // needs real PostgreSQL, Kafka and Redis: the launcher provisions them through infra/local (or uses those
@@ -71,7 +72,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
     launcher = undefined;
   });
 
-  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back in the response cycle of its 202 (through /mcp too), the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
+  it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back in the response cycle of its 202 (through /mcp too), failure analysis (verdicts, comparison, error groups, suspects) answers across the processes, the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
     launcher = startDistributed({
@@ -181,6 +182,12 @@ describe('the distributed mode (npm run start:distributed)', () => {
       if (total < 1) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(total).toBe(1);
+
+    // Failure analysis crosses the same processes: verdicts, comparison, error groups, suspect commits.
+    await checkFailureAnalysis(async (method, urlPath, body) => {
+      const answer = await call(method, urlPath, { bearer: token.token, body });
+      return { status: answer.status, body: answer.body };
+    }, project.id);
 
     // The web app: served by the gateway process, its session kept in Redis and judged by its token.
     const page = await fetch(`${baseUrl}/projects/${project.id}/runs/${run.id}`);
