@@ -102,7 +102,7 @@ function ProjectSwitcher({ projectId }: { projectId: string }) {
     <Select
       aria-label={`Project: ${current?.name ?? projectId}`}
       size="xs"
-      w={200}
+      w={180}
       data={groups}
       value={projectId}
       allowDeselect={false}
