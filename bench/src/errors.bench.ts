@@ -234,9 +234,7 @@ async function benchExplorer(databaseUrl: string): Promise<{ rows: BenchRow[]; p
       await projector.applyEvents(batch);
     }
     // As autovacuum does after a bulk load: statistics, and the visibility map index-only scans need.
-    await db.exec(
-      `VACUUM ANALYZE ${schema}.error_hits, ${schema}.error_days, ${schema}.error_signatures`,
-    );
+    await db.exec(`VACUUM ANALYZE ${schema}.error_hits, ${schema}.error_days, ${schema}.error_signatures`);
     const { rows } = await db.query<{ groups: number }>(
       `SELECT count(*)::int AS groups FROM ${schema}.error_signatures`,
     );
