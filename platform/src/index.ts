@@ -3,6 +3,7 @@
 export * from './errors';
 export * from './clock';
 export * from './ids';
+export * from './order';
 export * from './logging';
 export * from './config';
 export * from './sql/sharedObjects';

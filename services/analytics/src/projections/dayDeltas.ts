@@ -3,6 +3,7 @@
  * SQL: the batch's executions are already in memory, and grouping them in the statement cost as much as the
  * upsert itself. Pure: no I/O.
  */
+import { byCodePoint } from '@verdict/platform';
 
 /** One execution as the batch left it, and as it was before (old_* null when it is new). */
 export interface ExecutionDelta {
@@ -86,5 +87,5 @@ export function dayDeltas<C extends ExecutionDelta>(
       group.last_outcome = change.outcome;
     }
   }
-  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, group]) => group);
+  return [...groups.entries()].sort(([a], [b]) => byCodePoint(a, b)).map(([, group]) => group);
 }

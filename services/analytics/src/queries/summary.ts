@@ -8,7 +8,7 @@
  */
 import type { AnalyticsSummary, SummaryQuery, SummaryUniqueTest } from '@verdict/contracts';
 import { bindings, caseTotalsOver } from './caseTotals';
-import type { ReadStore } from '@verdict/platform';
+import { byCodePoint, type ReadStore } from '@verdict/platform';
 import { dateWindow, fileNameOf, lastDays, percent, round2, type DayWindow } from './window';
 
 interface Filter {
@@ -70,9 +70,9 @@ function uniqueTests(rows: UniqueRow[]): SummaryUniqueTest[] {
       dates,
     };
   });
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return tests.sort(
-    (a, b) => b.failedInDays - a.failedInDays || order(a.filePath, b.filePath) || order(a.title, b.title),
+    (a, b) =>
+      b.failedInDays - a.failedInDays || byCodePoint(a.filePath, b.filePath) || byCodePoint(a.title, b.title),
   );
 }
 

@@ -10,6 +10,7 @@ import {
   type Outcome,
   type RunComparison,
 } from '@verdict/contracts';
+import { byCodePoint } from '@verdict/platform';
 
 /** A test (one platform) in the run, the base or both: the FULL OUTER JOIN of their run_tests. */
 export interface ComparedTest {
@@ -87,11 +88,9 @@ export function classify(tests: Iterable<ComparedTest>, thresholds: Thresholds, 
   return categories;
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 function compareTitlePaths(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
-    const order = compareText(a[i] as string, b[i] as string);
+    const order = byCodePoint(a[i] as string, b[i] as string);
     if (order !== 0) return order;
   }
   return a.length - b.length;
@@ -100,10 +99,10 @@ function compareTitlePaths(a: readonly string[], b: readonly string[]): number {
 /** The order of a category's items: file, title path, platform, test case id. */
 export function byFileAndTitle(a: ComparedTest, b: ComparedTest): number {
   return (
-    compareText(a.item.file, b.item.file) ||
+    byCodePoint(a.item.file, b.item.file) ||
     compareTitlePaths(a.item.titlePath, b.item.titlePath) ||
-    compareText(a.item.project ?? '', b.item.project ?? '') ||
-    compareText(a.item.testCaseId, b.item.testCaseId)
+    byCodePoint(a.item.project ?? '', b.item.project ?? '') ||
+    byCodePoint(a.item.testCaseId, b.item.testCaseId)
   );
 }
 
@@ -127,7 +126,7 @@ export function titleCandidates(
   }
   const candidates = new Set<ComparedTest>();
   for (const inCategory of byCategory.values()) {
-    inCategory.sort((a, b) => compareText(a.item.file, b.item.file));
+    inCategory.sort((a, b) => byCodePoint(a.item.file, b.item.file));
     const lastFile = inCategory[Math.min(limit, inCategory.length) - 1]?.item.file;
     for (const test of inCategory) {
       if (lastFile === undefined || test.item.file > lastFile) break;

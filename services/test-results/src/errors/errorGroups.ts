@@ -9,7 +9,7 @@
  * seen, so the explorer sorts and pages a range's groups without reading every attempt in it.
  */
 import { ERROR_SIGNATURE_VERSION, keptInstant, type ErrorSignature } from '@verdict/contracts';
-import type { Projection, SqlExecutor } from '@verdict/platform';
+import { byCodePoint, type Projection, type SqlExecutor } from '@verdict/platform';
 import { NO_PLATFORM, resultsOf, signatureOf, testResultsEventOf, type RecordedResult } from '../readStore';
 
 /** The first characters of the latest raw message a group keeps as its sample. */
@@ -94,8 +94,6 @@ interface Hit {
   occurredAt: string;
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 async function addHits(tx: SqlExecutor, s: string, results: readonly RecordedResult[]): Promise<void> {
   const hits: Hit[] = [];
   for (const result of results) {
@@ -157,12 +155,15 @@ function signatureRows(hits: readonly Hit[]) {
     const key = `${hit.result.projectId}\u0000${hit.signature.id}`;
     const sample = (hit.result.item.error?.message ?? '').slice(0, SAMPLE_CHARS);
     const kept = latest.get(key);
-    if (!kept || compare(`${hit.occurredAt}\u0000${sample}`, `${kept.occurredAt}\u0000${kept.sample}`) > 0) {
+    if (
+      !kept ||
+      byCodePoint(`${hit.occurredAt}\u0000${sample}`, `${kept.occurredAt}\u0000${kept.sample}`) > 0
+    ) {
       latest.set(key, { ...hit, sample });
     }
   }
   return [...latest.entries()]
-    .sort(([a], [b]) => compare(a, b))
+    .sort(([a], [b]) => byCodePoint(a, b))
     .map(([, { result, signature, occurredAt, sample }]) => ({
       project_id: result.projectId,
       signature_id: signature.id,

@@ -10,6 +10,7 @@ import {
   type ErrorsQuery,
   type RunCommit,
 } from '@verdict/contracts';
+import { byCodePoint } from '@verdict/platform';
 import { platformOrNull, type Page, type TestResultsReadStore, type Timestamp } from '../readStore';
 
 const DAY_MS = 86_400_000;
@@ -275,7 +276,7 @@ async function seriesOf(
     const of = series.get(signatureId);
     if (!of) continue;
     of.branches = [...counts]
-      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a, x], [b, y]) => y - x || byCodePoint(a, b))
       .slice(0, MAX_BRANCHES)
       .map(([branch]) => branch);
   }

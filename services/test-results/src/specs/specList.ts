@@ -5,7 +5,7 @@
  * is listed once by its key, so applying a result again changes nothing.
  */
 import type { Outcome, OutcomeStats, RunSpec, SpecSummary } from '@verdict/contracts';
-import type { Projection, SqlExecutor } from '@verdict/platform';
+import { byCodePoint, type Projection, type SqlExecutor } from '@verdict/platform';
 import {
   platformOrNull,
   resultsOf,
@@ -29,7 +29,7 @@ async function addTests(tx: SqlExecutor, s: string, results: readonly RecordedRe
       { project_id: projectId, file: item.file, test_case_id: testCaseId },
     ]),
   );
-  const rows = [...keys.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const rows = [...keys.entries()].sort(([a], [b]) => byCodePoint(a, b)).map(([, row]) => row);
   await tx.query(
     `INSERT INTO ${s}.spec_tests (project_id, file, test_case_id)
      SELECT project_id, file, test_case_id

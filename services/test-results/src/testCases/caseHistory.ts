@@ -6,7 +6,7 @@
  */
 import { keptInstant } from '@verdict/contracts';
 import type { Outcome, TestCaseExecution, TestCaseRecord } from '@verdict/contracts';
-import type { Projection, SqlExecutor } from '@verdict/platform';
+import { byCodePoint, type Projection, type SqlExecutor } from '@verdict/platform';
 import {
   platformOrNull,
   resultsOf,
@@ -62,7 +62,7 @@ function testCasesOf(results: readonly RecordedResult[]): SeenTestCase[] {
   }
   // In key order: batches of two runs of a project, written inline by concurrent appends, then lock the
   // test cases they share in the same order and never wait on each other in a cycle.
-  return [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+  return [...seen.entries()].sort(([a], [b]) => byCodePoint(a, b)).map(([, entry]) => entry);
 }
 
 /** Test cases seen in the batch: platforms and tags grow, first/last seen widen; never shrink. */
