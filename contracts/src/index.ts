@@ -27,3 +27,4 @@ export * from './gatewayRoutes';
 export * from './errorSignature';
 export * from './failureAnalysis';
 export * from './failureAnalysisRoutes';
+export * from './quarantineEvents';
