@@ -28,3 +28,4 @@ export * from './errorSignature';
 export * from './failureAnalysis';
 export * from './failureAnalysisRoutes';
 export * from './quarantineEvents';
+export * from './gates';
