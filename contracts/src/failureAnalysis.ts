@@ -40,7 +40,7 @@ export type SignatureRef = z.infer<typeof SignatureRef>;
 export const FailureVerdict = z
   .enum(['new', 'failing-on-base', 'known-flaky', 'quarantined'])
   .describe(
-    "new: not failing with this signature on the base branch in the window; failing-on-base: the base branch's latest finished run before this one fails it too; known-flaky: it was flaky in the window (on any branch), or failed on the base branch with this signature while the base's latest run passed it; quarantined: the test is quarantined",
+    "new: not failing with this signature on the base branch in the window; failing-on-base: the base branch's latest finished run before this one fails it too; known-flaky: it was flaky in the window (on any branch), or failed on the base branch with this signature while the base's latest run passed it; quarantined: the test was quarantined when the run ran, for this failure's signature (a failure with another signature gets its verdict as usual)",
   );
 export type FailureVerdict = z.infer<typeof FailureVerdict>;
 
@@ -52,6 +52,19 @@ export const VerdictCounts = z.object({
 });
 export type VerdictCounts = z.infer<typeof VerdictCounts>;
 
+/** The quarantine of a failed test when the run ran (issue 32). */
+export const FailureQuarantine = z.object({
+  id: z.string(),
+  ownerId: z.string(),
+  expiresAt: z.string(),
+  forgives: z
+    .boolean()
+    .describe(
+      'true: the failure has one of the signatures it forgives (verdict quarantined); false: another signature, judged as usual — the quarantine would have masked it',
+    ),
+});
+export type FailureQuarantine = z.infer<typeof FailureQuarantine>;
+
 export const RunFailure = z.object({
   testCaseId: z.string(),
   title: z.string(),
@@ -62,6 +75,8 @@ export const RunFailure = z.object({
   /** The signature of the test's last failed attempt; null when its error had no message. */
   signature: SignatureRef.nullable(),
   errorMessage: z.string().nullable(),
+  /** The test's quarantine when the run ran (its finish, or now while it runs); null: not quarantined. */
+  quarantine: FailureQuarantine.nullable(),
 });
 export type RunFailure = z.infer<typeof RunFailure>;
 

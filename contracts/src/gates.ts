@@ -3,6 +3,9 @@
  * Quarantined failures (verdict `quarantined`) never count against a rule.
  */
 import { z } from 'zod';
+import { defineEvent } from './events';
+
+const Timestamp = z.iso.datetime({ offset: true });
 
 /** A project's gate rules; an absent rule is not judged. At least one rule makes a gate. */
 export const GateRules = z
@@ -47,6 +50,8 @@ export const GateFailure = z.object({
   testCaseId: z.string(),
   project: z.string().nullable(),
   verdict: z.string(),
+  /** The error signature it failed with: a quarantined test failing otherwise is named with its new one. */
+  signatureId: z.string().nullable(),
 });
 export type GateFailure = z.infer<typeof GateFailure>;
 
@@ -65,3 +70,14 @@ export const GateResult = z.object({
   rules: z.array(GateRuleResult),
 });
 export type GateResult = z.infer<typeof GateResult>;
+
+/** A finished run's gate, recorded on run.finished: the result and when it was judged. */
+export const RunGateRecord = GateResult.extend({ evaluatedAt: Timestamp });
+export type RunGateRecord = z.infer<typeof RunGateRecord>;
+
+/** A project's gate rules were set (an empty set removes the gate). Stream `gate-rules-<projectId>`. */
+export const GateRulesChanged = defineEvent(
+  'gate.rules-changed',
+  1,
+  z.object({ projectId: z.string(), rules: GateRules, by: z.string(), at: Timestamp }),
+);

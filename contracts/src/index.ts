@@ -29,3 +29,5 @@ export * from './failureAnalysis';
 export * from './failureAnalysisRoutes';
 export * from './quarantineEvents';
 export * from './gates';
+export * from './quarantine';
+export * from './quarantineRoutes';

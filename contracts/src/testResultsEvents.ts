@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { GateRulesChanged, RunGateRecord } from './gates';
+import { QUARANTINE_EVENTS } from './quarantineEvents';
 import { defineEvent, type EventOf } from './events';
 import { RecordedResultItem } from './testResults';
 
@@ -233,6 +235,11 @@ export const RunFinished = defineEvent(
      * the read model could not say.
      */
     failures: RunFinishedFailures.optional(),
+    /**
+     * The project's quality gate judged when the run finished (issue 32), quarantined failures left out.
+     * Absent when the project had no gate rules then, and from events recorded before gates existed.
+     */
+    gate: RunGateRecord.optional(),
   }),
 );
 
@@ -279,6 +286,8 @@ export const TEST_RESULTS_EVENTS = [
   TestResultRecorded,
   RunCiRunClaimed,
   RunCounterAllocated,
+  ...QUARANTINE_EVENTS,
+  GateRulesChanged,
 ] as const;
 
 /** The events of a run's lifecycle stream. */

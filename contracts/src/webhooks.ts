@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunGateRecord } from './gates';
 import { listEnvelope, successEnvelope } from './envelope';
 import { defineRoutes, ADMIN_ROLES, READER_ROLES } from './http';
 import { queryInteger } from './http';
@@ -226,6 +227,8 @@ export const WebhookRun = z.object({
     )
     .max(20)
     .optional(),
+  /** run.finished only (issue 32): the quality gate judged when the run finished; absent without rules. */
+  gate: RunGateRecord.optional(),
 });
 export type WebhookRun = z.infer<typeof WebhookRun>;
 

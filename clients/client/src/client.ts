@@ -23,6 +23,13 @@ import type {
   ErrorGroupDetail,
   ErrorGroupList,
   ErrorGroupQuery,
+  CreateQuarantineBody,
+  GateRules,
+  GateRulesDocument,
+  Quarantine,
+  QuarantineList,
+  QuarantinesQuery,
+  RunGate,
   ErrorGroupsQuery,
   FinishRunBody,
   ImportQuery,
@@ -134,6 +141,16 @@ export interface VerdictClient {
     query?: ErrorGroupQuery,
     options?: CallOptions,
   ): Promise<ErrorGroupDetail>;
+  /** A run's quality gate: pending until the run (its last shard) finishes, then passed or failed. */
+  getRunGate(runId: string, options?: CallOptions): Promise<RunGate>;
+  getGateRules(options?: CallOptions): Promise<GateRulesDocument>;
+  /** Sets the project's gate rules (owners and admins); an empty object removes the gate. */
+  setGateRules(rules: GateRules, options?: CallOptions): Promise<GateRulesDocument>;
+  /** A page of the project's quarantines (active by default). */
+  listQuarantines(query?: QuarantinesQuery, options?: CallOptions): Promise<QuarantineList>;
+  quarantineTest(body: CreateQuarantineBody, options?: CallOptions): Promise<Quarantine>;
+  extendQuarantine(quarantineId: string, expiresAt: string, options?: CallOptions): Promise<Quarantine>;
+  liftQuarantine(quarantineId: string, reason?: string, options?: CallOptions): Promise<Quarantine>;
   /** Imports JUnit XML as a finished run; importing the same report again answers its run. */
   importJunit(report: ReportSource, query?: ImportQuery, options?: CallOptions): Promise<StartedRun>;
   /** Imports a report of Playwright's `json` reporter (the object, its text, or its file). */
@@ -468,6 +485,73 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         ...(call?.signal ? { signal: call.signal } : {}),
       });
       return ok(result, 'GET').data;
+    },
+
+    async getRunGate(runId, call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/test-runs/{runId}/gate', {
+        params: { path: { projectId, runId } },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
+    },
+
+    async getGateRules(call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/gate-rules', {
+        params: { path: { projectId } },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
+    },
+
+    async setGateRules(rules, call) {
+      const projectId = projectOf(call);
+      const result = await api.PUT('/{projectId}/gate-rules', {
+        params: { path: { projectId } },
+        body: rules,
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'PUT').data;
+    },
+
+    async listQuarantines(query, call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/quarantines', {
+        params: { path: { projectId }, ...(query ? { query } : {}) },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET');
+    },
+
+    async quarantineTest(body, call) {
+      const projectId = projectOf(call);
+      const result = await api.POST('/{projectId}/quarantines', {
+        params: { path: { projectId } },
+        body,
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'POST').data;
+    },
+
+    async extendQuarantine(quarantineId, expiresAt, call) {
+      const projectId = projectOf(call);
+      const result = await api.POST('/{projectId}/quarantines/{quarantineId}/extend', {
+        params: { path: { projectId, quarantineId } },
+        body: { expiresAt },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'POST').data;
+    },
+
+    async liftQuarantine(quarantineId, reason, call) {
+      const projectId = projectOf(call);
+      const result = await api.POST('/{projectId}/quarantines/{quarantineId}/lift', {
+        params: { path: { projectId, quarantineId } },
+        body: reason === undefined ? {} : { reason },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'POST').data;
     },
 
     async listErrorGroups(query, call) {

@@ -38,6 +38,10 @@ type TokenInfoOperation = Operation<'/{projectId}/token-info', 'get'>;
 type CompareOperation = Operation<'/{projectId}/test-runs/{runId}/compare', 'get'>;
 type ErrorsOperation = Operation<'/{projectId}/errors', 'get'>;
 type ErrorGroupOperation = Operation<'/{projectId}/errors/{signatureId}', 'get'>;
+type RunGateOperation = Operation<'/{projectId}/test-runs/{runId}/gate', 'get'>;
+type GateRulesOperation = Operation<'/{projectId}/gate-rules', 'put'>;
+type QuarantinesOperation = Operation<'/{projectId}/quarantines', 'get'>;
+type QuarantineOperation = Operation<'/{projectId}/quarantines', 'post'>;
 
 /** The body of "start a run" (`ciRunId`, `title`, `branch`, `commit`, `ci`, `shard`…). */
 export type StartRunBody = JsonBody<StartRun>;
@@ -80,6 +84,18 @@ export type ErrorGroupsQuery = QueryOf<ErrorsOperation>;
 /** One error group with the tests and runs it hit. */
 export type ErrorGroupDetail = DataOf<ErrorGroupOperation, 200>;
 export type ErrorGroupQuery = QueryOf<ErrorGroupOperation>;
+/** A run's quality gate: `status` pending, none, passed or failed, and each rule judged. */
+export type RunGate = DataOf<RunGateOperation, 200>;
+/** A project's gate rules; an empty object: no gate. */
+export type GateRules = JsonBody<GateRulesOperation>;
+/** The gate rules with who set them and when. */
+export type GateRulesDocument = DataOf<GateRulesOperation, 200>;
+/** A quarantine: its test, owner, expiry, status and evidence (the signatures it forgives). */
+export type Quarantine = DataOf<QuarantineOperation, 201>;
+export type QuarantinesQuery = QueryOf<QuarantinesOperation>;
+/** A page of quarantines: `data` and `pagination`. */
+export type QuarantineList = JsonAnswer<QuarantinesOperation, 200>;
+export type CreateQuarantineBody = JsonBody<QuarantineOperation>;
 /** The stable error codes of the error envelope (spec §7 and API.md). */
 // Every error answer shares the envelope; the validation error's is as good as any to name the codes.
 export type ErrorCode =

@@ -2,6 +2,8 @@ import { Router } from 'express';
 import {
   debugBundleRoutes,
   failureAnalysisRoutes,
+  gateRoutes,
+  quarantineRoutes,
   SIGNED_DOWNLOAD_PATH,
   testResultsImportRoutes,
   testResultsIngestRoutes,
@@ -9,6 +11,7 @@ import {
   type RouteSpec,
 } from '@verdict/contracts';
 import {
+  createCommandHandler,
   createOutboxRelay,
   createProjector,
   inlineProjection,
@@ -43,6 +46,13 @@ import { createSuspectsRoutes } from './suspects/routes';
 import { createIngest, type Ingest } from './runs/ingest';
 import { ingestRoutes } from './runs/routes';
 import { failuresSummary, runFailures } from './verdicts/runFailures';
+import { judgeRun } from './gates/runGate';
+import { gateRulesProjection } from './gates/gateRules';
+import { createGateRoutes } from './gates/routes';
+import { membersProjection } from './quarantine/members';
+import { quarantineListProjection } from './quarantine/quarantineList';
+import { createQuarantineRoutes } from './quarantine/routes';
+import { createQuarantineSweep } from './quarantine/sweep';
 
 /**
  * The read models of the service, one per slice, applied inline by every append and by one projector (one
@@ -63,6 +73,9 @@ export function testResultsReadModels(
     caseHistoryProjection(schemas.caseHistory),
     specListProjection(schemas.specList),
     errorGroupsProjection(schemas.errors),
+    quarantineListProjection(schemas.quarantines),
+    gateRulesProjection(schemas.gates),
+    membersProjection(schemas.members),
   ];
   return slices.map((projection) => ({ ...projection, replaces: [legacy] }));
 }
@@ -83,6 +96,9 @@ export function inlineReadModels(projections: readonly Projection[], logger: Log
 /** The test-results event store schema and the topic its events travel on, keyed by project. */
 export const TEST_RESULTS_SCHEMA = 'test_results';
 export const TEST_RESULTS_TOPIC = 'test-results';
+/** The gateway's identity topic and store (same database): the members a quarantine's owner is one of. */
+export const IDENTITY_TOPIC = 'identity';
+export const IDENTITY_STORE = 'gateway_identity';
 
 export interface TestResultsPorts {
   db: SqlDatabase;
@@ -104,7 +120,15 @@ export interface TestResultsSettings {
   /** Signs artifact download URLs; the gateway verifies them with the same secret. */
   urlSigningSecret: string;
   /** `readModelSchema`: the projector of the read models, and the prefix of their schemas (`<prefix>_run_list`, …). */
-  names?: { storeSchema?: string; topic?: string; readModelSchema?: string };
+  names?: {
+    storeSchema?: string;
+    topic?: string;
+    readModelSchema?: string;
+    identityTopic?: string;
+    identityStoreSchema?: string;
+  };
+  /** Between rounds of the quarantine expiry sweep (VERDICT_QUARANTINE_SWEEP_MS); default a minute. */
+  quarantineSweepMs?: number;
   /** What this process runs (VERDICT_TEST_RESULTS_ROLE); `all` by default. */
   role?: TestResultsRole;
 }
@@ -133,6 +157,8 @@ export interface TestResultsModule {
   router: Router;
   routes: readonly RouteSpec[];
   ingest: Ingest;
+  /** Expires the quarantines due by the clock now (the sweep does it every minute); how many expired. */
+  sweepQuarantines(): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -144,6 +170,8 @@ export const testResultsRoutes: readonly RouteSpec[] = [
   ...testResultsReadRoutes,
   ...debugBundleRoutes,
   ...failureAnalysisRoutes,
+  ...quarantineRoutes,
+  ...gateRoutes,
 ];
 
 /**
@@ -158,6 +186,11 @@ export function createTestResultsModule(
 ): TestResultsModule {
   const schema = settings.names?.storeSchema ?? TEST_RESULTS_SCHEMA;
   const topic = settings.names?.topic ?? TEST_RESULTS_TOPIC;
+  const identityTopic = settings.names?.identityTopic ?? IDENTITY_TOPIC;
+  const identityStore = createSqlEventStore({
+    db: ports.db,
+    schema: settings.names?.identityStoreSchema ?? IDENTITY_STORE,
+  });
   const logger = ports.logger.child({ component: 'test-results' });
   const readModel = settings.names?.readModelSchema ?? RUNS_READ_MODEL;
   const schemas = readModelSchemas(readModel);
@@ -179,16 +212,19 @@ export function createTestResultsModule(
     route: (event) => ({ topic, key: event.projectId ?? event.streamId }),
     logger,
   });
-  // A finishing run's verdicts are read from the read models, which every append has written inline.
-  const failuresOf = async (projectId: string, runId: string) => {
-    const failures = await runFailures({ db: ports.db, schemas }, projectId, runId);
-    return failures && failuresSummary(failures);
+  // A finishing run's verdicts and gate are read from the read models, which every append has written
+  // inline: its quarantines as they are at its end.
+  const finishFactsOf = async (projectId: string, runId: string, finishedAt: string) => {
+    const store = { db: ports.db, schemas };
+    const failures = await runFailures(store, projectId, runId, new Date(finishedAt));
+    const gate = await judgeRun(store, projectId, runId, failures, finishedAt);
+    return { failures: failures && failuresSummary(failures), gate };
   };
   const ingest = createIngest({
     store,
     clock: ports.clock,
     onAppended: () => relay.notify(),
-    failuresOf,
+    finishFactsOf,
   });
   // The same projections from the topic, for what was stored without them; its init creates their tables,
   // and rebuilds one from this store from position 0 when its version moved on (or it replaces the single
@@ -198,7 +234,7 @@ export function createTestResultsModule(
     name: readModel,
     projections,
     logger,
-    rebuildFrom: [store],
+    rebuildFrom: [store, identityStore],
   });
   let subscription: Subscription | null = null;
   const router = Router();
@@ -221,6 +257,18 @@ export function createTestResultsModule(
     signArtifactUrl,
     clock: ports.clock,
   };
+  // Quarantines and gate rules are decided on their own streams of this store; their read models are
+  // written inline, so a write answers what it wrote.
+  const commands = createCommandHandler({ store, onAppended: () => relay.notify() });
+  const writes = { store: { db: ports.db, schemas }, commands, clock: ports.clock };
+  const sweep = createQuarantineSweep({
+    db: ports.db,
+    schema: schemas.quarantines,
+    commands,
+    clock: ports.clock,
+    logger,
+    ...(settings.quarantineSweepMs === undefined ? {} : { intervalMs: settings.quarantineSweepMs }),
+  });
   const role = settings.role ?? 'all';
   const serves = role !== 'projector';
   const projects = role !== 'api';
@@ -238,6 +286,8 @@ export function createTestResultsModule(
       ...createCompareRoutes(reads),
       ...createSuspectsRoutes(reads),
       ...createDebugBundleRoutes(reads),
+      ...createQuarantineRoutes(writes),
+      ...createGateRoutes(writes),
     ]);
   }
   return {
@@ -247,14 +297,21 @@ export function createTestResultsModule(
     async start() {
       await store.init();
       await projector.init();
-      await ports.bus.ensureTopics([topic]);
+      await ports.bus.ensureTopics([topic, identityTopic]);
       // A result batch is 500 events; a transaction's fixed costs (lock, checkpoints, commit) are then paid
       // once per batch or so rather than per fetch chunk.
-      if (projects) subscription = await projector.subscribe(ports.bus, [topic], { maxBatchSize: 1_000 });
-      if (serves) relay.start();
+      if (projects) {
+        subscription = await projector.subscribe(ports.bus, [topic, identityTopic], { maxBatchSize: 1_000 });
+      }
+      if (serves) {
+        relay.start();
+        sweep.start();
+      }
       logger.info({ topic, schema, role }, 'test-results started');
     },
+    sweepQuarantines: () => sweep.sweep(),
     async stop() {
+      await sweep.stop();
       await relay.stop();
       await subscription?.stop();
       subscription = null;

@@ -6,6 +6,7 @@ import {
   createFilesystemBlobStore,
   createInProcessBus,
   createMemoryCheckpointStore,
+  createSqlEventStore,
   INTERNAL_IDENTITY_HEADER,
   ManualClock,
   mintInternalToken,
@@ -167,6 +168,8 @@ describe.each(testDatabases())('the read models rebuilt on $name', (database) =>
     storeSchema: uniqueName('tr'),
     topic: uniqueName('tr'),
     readModelSchema: uniqueName('trr'),
+    // The gateway's store, which the members read model is rebuilt from.
+    identityStoreSchema: uniqueName('gwi'),
   };
 
   function start(): TestResultsModule {
@@ -221,6 +224,7 @@ describe.each(testDatabases())('the read models rebuilt on $name', (database) =>
     db = await database.open();
     bus = createInProcessBus();
     blobDir = mkdtempSync(path.join(tmpdir(), 'verdict-read-models-'));
+    await createSqlEventStore({ db, schema: names.identityStoreSchema }).init();
   });
   afterAll(async () => {
     await bus.close();

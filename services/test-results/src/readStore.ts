@@ -33,6 +33,12 @@ export interface TestResultsReadModels {
   specList: string;
   /** Every failed attempt's error signature, and each signature's sample (errors/errorGroups.ts). */
   errors: string;
+  /** The project's quarantines (quarantine/quarantineList.ts). */
+  quarantines: string;
+  /** The project's gate rules (gates/gateRules.ts). */
+  gates: string;
+  /** The organizations' members, from the identity topic (quarantine/members.ts). */
+  members: string;
 }
 
 /** The read models' schemas: `<prefix>_<read model>`, the prefix being the single read model's schema. */
@@ -45,6 +51,9 @@ export function readModelSchemas(prefix: string = RUNS_READ_MODEL): TestResultsR
     caseHistory: `${prefix}_test_cases`,
     specList: `${prefix}_spec_list`,
     errors: `${prefix}_errors`,
+    quarantines: `${prefix}_quarantine`,
+    gates: `${prefix}_gates`,
+    members: `${prefix}_members`,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Role } from '@verdict/contracts';
 import type { Router } from 'express';
 import {
   createFilesystemBlobStore,
@@ -11,6 +12,7 @@ import {
   newSecret,
   silentLogger,
   systemClock,
+  type Clock,
   type EventBus,
   type EventStore,
   type Projector,
@@ -52,7 +54,7 @@ export async function serveOverHttp(module: { router: Router }): Promise<{ serve
  * @example const module = testModule({ db, bus, blobDir }, { internalSecret: secret }); await module.start();
  */
 export function testModule(
-  ports: { db: SqlDatabase; bus: EventBus; blobDir: string },
+  ports: { db: SqlDatabase; bus: EventBus; blobDir: string; clock?: Clock },
   settings: Partial<TestResultsSettings> & Pick<TestResultsSettings, 'internalSecret'>,
 ): TestResultsModule {
   return createTestResultsModule(
@@ -61,7 +63,7 @@ export function testModule(
       bus: ports.bus,
       blobs: createFilesystemBlobStore({ root: ports.blobDir }),
       checkpoints: createMemoryCheckpointStore(),
-      clock: systemClock,
+      clock: ports.clock ?? systemClock,
       logger: silentLogger(),
     },
     { artifactMaxBytes: 1024, publicUrl: 'http://localhost', urlSigningSecret: newSecret(32), ...settings },
@@ -69,16 +71,21 @@ export function testModule(
 }
 
 /**
- * FOR TESTS ONLY: the header the gateway forwards for a member of `projectId` with the public-api scope.
+ * FOR TESTS ONLY: the header the gateway forwards for user `u` of organization `o` in `projectId`, with the
+ * public-api scope, as a member unless `role` says otherwise.
  *
  * @example await fetch(`${base}/p1/test-runs`, { headers: memberIdentity(secret, 'p1') });
  */
-export function memberIdentity(secret: string, projectId: string): Record<string, string> {
+export function memberIdentity(
+  secret: string,
+  projectId: string,
+  role: Role = 'member',
+): Record<string, string> {
   const identity = {
     organizationId: 'o',
     projectId,
     userId: 'u',
-    role: 'member' as const,
+    role,
     scopes: ['public-api'],
     tokenId: 't',
   };

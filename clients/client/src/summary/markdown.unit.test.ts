@@ -10,6 +10,7 @@ const failure = (overrides: Partial<RunFailure> = {}): RunFailure => ({
   file: 'tests/checkout.spec.ts',
   project: 'chromium',
   verdict: 'new',
+  quarantine: null,
   signature: { id: '0123456789ab', text: 'Expected <n>, received <n> at tests/checkout.spec.ts › pays' },
   errorMessage: 'Expected 200, received 500',
   ...overrides,

@@ -3,9 +3,9 @@ import { evaluateGate, MAX_GATE_FAILURES, type GatedRun } from './evaluate';
 const run = (overrides: Partial<GatedRun> = {}): GatedRun => ({
   stats: { total: 100, passed: 90, failed: 3, flaky: 5, skipped: 2 },
   failures: [
-    { testCaseId: 'a', project: 'chromium', verdict: 'new' },
-    { testCaseId: 'b', project: 'chromium', verdict: 'failing-on-base' },
-    { testCaseId: 'c', project: 'firefox', verdict: 'quarantined' },
+    { testCaseId: 'a', project: 'chromium', verdict: 'new', signatureId: null },
+    { testCaseId: 'b', project: 'chromium', verdict: 'failing-on-base', signatureId: null },
+    { testCaseId: 'c', project: 'firefox', verdict: 'quarantined', signatureId: null },
   ],
   platforms: ['chromium', 'firefox'],
   durationMs: 120_000,
@@ -27,8 +27,8 @@ describe('a quality gate', () => {
         observed: 2,
         passed: false,
         failures: [
-          { testCaseId: 'a', project: 'chromium', verdict: 'new' },
-          { testCaseId: 'b', project: 'chromium', verdict: 'failing-on-base' },
+          { testCaseId: 'a', project: 'chromium', verdict: 'new', signatureId: null },
+          { testCaseId: 'b', project: 'chromium', verdict: 'failing-on-base', signatureId: null },
         ],
       },
     ]);
@@ -40,9 +40,11 @@ describe('a quality gate', () => {
     expect(gate.rules[0]).toMatchObject({
       rule: 'noNewFailures',
       passed: false,
-      failures: [{ testCaseId: 'a', verdict: 'new' }],
+      failures: [{ testCaseId: 'a', verdict: 'new', signatureId: null }],
     });
-    const onlyKnown = run({ failures: [{ testCaseId: 'c', project: null, verdict: 'quarantined' }] });
+    const onlyKnown = run({
+      failures: [{ testCaseId: 'c', project: null, verdict: 'quarantined', signatureId: null }],
+    });
     expect(evaluateGate({ noNewFailures: true }, onlyKnown).status).toBe('passed');
   });
 
@@ -88,6 +90,7 @@ describe('a quality gate', () => {
       testCaseId: `t${i}`,
       project: null,
       verdict: 'new',
+      signatureId: null,
     }));
     const gate = evaluateGate({ maxFailedTests: 0 }, run({ failures }));
     expect(gate.rules[0]).toMatchObject({ observed: 30, passed: false });

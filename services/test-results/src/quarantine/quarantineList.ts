@@ -5,9 +5,16 @@
  * (`status = 'active' AND expires_at > now`), so a quarantine stops forgiving at its expiry even before the
  * sweep records it as expired.
  */
-import { parseQuarantineEvent, type QuarantineEvent } from '@verdict/contracts';
+import {
+  parseQuarantineEvent,
+  type Quarantine,
+  type QuarantineEvent,
+  type QuarantineEvidence,
+  type QuarantineListQuery,
+  type QuarantineStatus,
+} from '@verdict/contracts';
 import type { Projection, SqlExecutor, StoredEvent } from '@verdict/platform';
-import type { Timestamp } from '../readStore';
+import type { Page, Timestamp } from '../readStore';
 
 async function setup(tx: SqlExecutor, s: string): Promise<void> {
   await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.quarantines (
@@ -20,6 +27,10 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
   // The verdicts and the reporters ask for a project's active quarantines of some tests.
   await tx.query(
     `CREATE INDEX IF NOT EXISTS quarantines_test ON ${s}.quarantines (project_id, test_case_id, status)`,
+  );
+  // The sweep looks for active quarantines whose expiry has come.
+  await tx.query(
+    `CREATE INDEX IF NOT EXISTS quarantines_due ON ${s}.quarantines (expires_at) WHERE status = 'active'`,
   );
 }
 
@@ -152,4 +163,164 @@ export async function activeQuarantines(
     expiresAt: new Date(row.expires_at).toISOString(),
     signatureIds: row.signature_ids,
   }));
+}
+
+interface QuarantineRow {
+  quarantine_id: string;
+  project_id: string;
+  test_case_id: string;
+  file: string;
+  title_path: string[];
+  platform: string | null;
+  reason: string;
+  owner_id: string;
+  expires_at: Timestamp;
+  status: QuarantineStatus;
+  automatic: boolean;
+  release_clean_runs: number | null;
+  evidence: QuarantineEvidence;
+  created_by: string;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
+  ended_by: string | null;
+  end_reason: string | null;
+}
+
+const iso = (value: Timestamp): string => new Date(value).toISOString();
+
+/** A row as the API shows it; one past its expiry is expired, even before the sweep records it. */
+function quarantineOf(row: QuarantineRow, now: Date): Quarantine {
+  const due = row.status === 'active' && new Date(row.expires_at).getTime() <= now.getTime();
+  return {
+    id: row.quarantine_id,
+    projectId: row.project_id,
+    testCaseId: row.test_case_id,
+    file: row.file,
+    titlePath: row.title_path,
+    title: row.title_path.at(-1) ?? '',
+    project: row.platform,
+    reason: row.reason,
+    ownerId: row.owner_id,
+    expiresAt: iso(row.expires_at),
+    status: due ? 'expired' : row.status,
+    automatic: row.automatic,
+    releaseRule: row.release_clean_runs === null ? null : { cleanRuns: row.release_clean_runs },
+    evidence: row.evidence,
+    createdBy: row.created_by,
+    createdAt: iso(row.created_at),
+    endedAt: due ? iso(row.expires_at) : row.ended_at === null ? null : iso(row.ended_at),
+    endedBy: row.ended_by,
+    endReason: row.end_reason,
+  };
+}
+
+/**
+ * One quarantine of the project; null when the project has none with this id.
+ *
+ * @example const quarantine = await quarantineById(db, schema, projectId, quarantineId, clock.now());
+ */
+export async function quarantineById(
+  db: SqlExecutor,
+  schema: string,
+  projectId: string,
+  quarantineId: string,
+  now: Date,
+): Promise<Quarantine | null> {
+  const { rows } = await db.query<QuarantineRow>(
+    `SELECT * FROM ${schema}.quarantines WHERE project_id = $1 AND quarantine_id = $2`,
+    [projectId, quarantineId],
+  );
+  return rows[0] ? quarantineOf(rows[0], now) : null;
+}
+
+/**
+ * A page of the project's quarantines: active ones soonest expiry first, ended ones latest end first.
+ *
+ * @example const { items, total } = await listQuarantines(db, schema, projectId, query, clock.now());
+ */
+export async function listQuarantines(
+  db: SqlExecutor,
+  schema: string,
+  projectId: string,
+  query: QuarantineListQuery,
+  now: Date,
+): Promise<Page<Quarantine>> {
+  const where = [`project_id = $1`];
+  const params: unknown[] = [projectId, now.toISOString()];
+  const active = `(status = 'active' AND expires_at > $2)`;
+  if (query.status === 'active' || query.expiringWithinDays !== undefined) where.push(active);
+  else if (query.status === 'expired')
+    where.push(`(status = 'expired' OR (status = 'active' AND expires_at <= $2))`);
+  else if (query.status === 'lifted') where.push(`status = 'lifted'`);
+  if (query.expiringWithinDays !== undefined) {
+    params.push(query.expiringWithinDays);
+    where.push(`expires_at <= $2::timestamptz + ($${params.length}::int * interval '1 day')`);
+  }
+  if (query.ownerId !== undefined) {
+    params.push(query.ownerId);
+    where.push(`owner_id = $${params.length}`);
+  }
+  if (query.testCaseId !== undefined) {
+    params.push(query.testCaseId);
+    where.push(`test_case_id = $${params.length}`);
+  }
+  const filter = where.join(' AND ');
+  params.push(query.limit, (query.page - 1) * query.limit);
+  const { rows } = await db.query<QuarantineRow & { total: number }>(
+    `SELECT *, count(*) OVER ()::int AS total FROM ${schema}.quarantines WHERE ${filter}
+     ORDER BY ${active} DESC, CASE WHEN ${active} THEN expires_at END ASC,
+       coalesce(ended_at, expires_at) DESC, quarantine_id
+     LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  if (rows.length === 0 && query.page > 1) {
+    const { rows: counted } = await db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${schema}.quarantines WHERE ${filter}`,
+      params.slice(0, -2),
+    );
+    return { items: [], total: counted[0]?.total ?? 0 };
+  }
+  return { items: rows.map((row) => quarantineOf(row, now)), total: rows[0]?.total ?? 0 };
+}
+
+/**
+ * The project's active quarantine of the test that overlaps this platform (null: every platform), if any.
+ *
+ * @example const existing = await overlappingQuarantine(db, schema, projectId, testCaseId, 'chromium', now);
+ */
+export async function overlappingQuarantine(
+  db: SqlExecutor,
+  schema: string,
+  projectId: string,
+  testCaseId: string,
+  platform: string | null,
+  now: Date,
+): Promise<string | null> {
+  const { rows } = await db.query<{ quarantine_id: string }>(
+    `SELECT quarantine_id FROM ${schema}.quarantines
+     WHERE project_id = $1 AND test_case_id = $2 AND status = 'active' AND expires_at > $3
+       AND (platform IS NULL OR $4::text IS NULL OR platform = $4::text)
+     LIMIT 1`,
+    [projectId, testCaseId, now.toISOString(), platform],
+  );
+  return rows[0]?.quarantine_id ?? null;
+}
+
+/**
+ * The quarantines the sweep should expire: recorded active, their expiry reached.
+ *
+ * @example for (const { quarantineId, projectId } of await dueQuarantines(db, schema, clock.now(), 100)) …
+ */
+export async function dueQuarantines(
+  db: SqlExecutor,
+  schema: string,
+  now: Date,
+  limit: number,
+): Promise<{ quarantineId: string; projectId: string }[]> {
+  const { rows } = await db.query<{ quarantine_id: string; project_id: string }>(
+    `SELECT quarantine_id, project_id FROM ${schema}.quarantines
+     WHERE status = 'active' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+    [now.toISOString(), limit],
+  );
+  return rows.map((row) => ({ quarantineId: row.quarantine_id, projectId: row.project_id }));
 }

@@ -9,6 +9,7 @@ import {
   registerRoutes,
   requireInternalIdentity,
   silentLogger,
+  systemClock,
   type SqlDatabase,
 } from '@verdict/platform';
 import { createTestPGlite } from '@verdict/platform/testing/databases';
@@ -148,6 +149,7 @@ beforeAll(async () => {
     createReadRoutes({
       db,
       schemas: readModelSchemas(SCHEMA),
+      clock: systemClock,
       publicUrl: 'https://verdict.example.com/',
       signArtifactUrl: (artifact) => `signed:${artifact.projectId}/${artifact.runId}/${artifact.id}`,
     }),
@@ -585,6 +587,7 @@ describe('OpenAPI document', () => {
     const routes = createReadRoutes({
       db,
       schemas: readModelSchemas(SCHEMA),
+      clock: systemClock,
       publicUrl: 'https://verdict.example.com',
     });
     const document = buildOpenApiDocument({

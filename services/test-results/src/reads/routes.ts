@@ -11,7 +11,14 @@ import {
   type TestCaseDetail,
   type TestRunDetail,
 } from '@verdict/contracts';
-import { bindRoutes, NotFoundError, reply, type BoundRoute, type SqlExecutor } from '@verdict/platform';
+import {
+  bindRoutes,
+  NotFoundError,
+  reply,
+  type BoundRoute,
+  type Clock,
+  type SqlExecutor,
+} from '@verdict/platform';
 import type { TestResultsReadModels, TestResultsReadStore } from '../readStore';
 import { runArtifacts, type ArtifactRow, type ArtifactToSign } from '../runs/runArtifacts';
 import { runCoverage } from '../runs/runCoverage';
@@ -28,6 +35,8 @@ export interface ReadRoutesOptions {
   /** VERDICT_PUBLIC_URL: the base of the unsigned URLs given when no signer is wired. */
   publicUrl: string;
   signArtifactUrl?: (artifact: ArtifactToSign) => string;
+  /** The time a running run's verdicts are judged at (which quarantines were active). */
+  clock: Clock;
 }
 
 /**
@@ -115,7 +124,7 @@ export function createReadRoutes(options: ReadRoutesOptions): BoundRoute[] {
       if (include.includes('specs')) detail.specs = await runSpecs(store, runId);
       if (include.includes('artifacts')) detail.artifacts = await artifactsSection(projectId, runId, urls);
       if (include.includes('failures')) {
-        const failures = await runFailures(store, projectId, runId);
+        const failures = await runFailures(store, projectId, runId, options.clock.now());
         if (failures) detail.failures = failures;
       }
       return detail;

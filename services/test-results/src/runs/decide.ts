@@ -20,6 +20,7 @@ import {
   type RunCi,
   type RunCommit,
   type RunFinishedFailures,
+  type RunGateRecord,
   type RunFramework,
   type RunHost,
   type RunSettings,
@@ -86,20 +87,34 @@ export interface FinishRun extends RunAddress {
    * caller reads it and sends the command again. Absent or null: run.finished goes without it.
    */
   failures?: RunFinishedFailures | 'ask' | null;
+  /** The project's quality gate judged on the run, read with its failures (issue 32); null: no rules. */
+  gate?: RunGateRecord | null;
   now: Date;
 }
 
-/** A finish of the last shard (or of an unsharded run) asked with `failures: 'ask'`: read them, then retry. */
+/**
+ * A finish of the last shard (or of an unsharded run) asked with `failures: 'ask'`: read them (and judge
+ * the gate at `finishedAt`, the run's end as this finish records it), then retry.
+ */
 export class FailuresWanted extends Error {
-  constructor(readonly runId: string) {
+  constructor(
+    readonly runId: string,
+    readonly finishedAt: string,
+  ) {
     super(`run ${runId} finishes: its failures' verdicts are wanted`);
   }
 }
 
 function runFinished(command: FinishRun, finishedAt: string, status: RunStatus | null): RunEvent {
-  const { failures } = command;
-  if (failures === 'ask') throw new FailuresWanted(command.runId);
-  return RunFinished.of({ runId: command.runId, finishedAt, status, ...(failures ? { failures } : {}) });
+  const { failures, gate } = command;
+  if (failures === 'ask') throw new FailuresWanted(command.runId, finishedAt);
+  return RunFinished.of({
+    runId: command.runId,
+    finishedAt,
+    status,
+    ...(failures ? { failures } : {}),
+    ...(gate ? { gate } : {}),
+  });
 }
 
 export interface RecordResults extends RunAddress {

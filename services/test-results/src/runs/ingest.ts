@@ -21,6 +21,7 @@ import {
   type RecordArtifactRequest,
   type ResultItem,
   type RunFinishedFailures,
+  type RunGateRecord,
   type RunSummary,
   type StartRunRequest,
 } from '@verdict/contracts';
@@ -51,6 +52,12 @@ import {
   type RunState,
 } from './run';
 
+/** What run.finished records besides the finish itself. */
+export interface FinishFacts {
+  failures: RunFinishedFailures | null;
+  gate: RunGateRecord | null;
+}
+
 export interface IdSource {
   newId(): string;
 }
@@ -64,10 +71,11 @@ export interface IngestOptions {
   /** Called after every append that recorded events, e.g. to wake the outbox relay at once. */
   onAppended?(): void;
   /**
-   * The verdict summary of a run's failures, read when the run finishes (with shards: when the last one
-   * does) and recorded on run.finished; null when the read model does not know the run.
+   * The verdict summary of a run's failures and its quality gate, read when the run finishes (with shards:
+   * when the last one does, `finishedAt` being the run's end) and recorded on run.finished; each null when
+   * the read model does not know the run (the gate: when the project has no rules).
    */
-  failuresOf?(projectId: string, runId: string): Promise<RunFinishedFailures | null>;
+  finishFactsOf?(projectId: string, runId: string, finishedAt: string): Promise<FinishFacts>;
 }
 
 /** Who asked: recorded on the events as correlation and causation ids. */
@@ -315,17 +323,17 @@ export function createIngest(options: IngestOptions): Ingest {
         shard: body.shard ?? null,
         finishedAt: body.finishedAt ?? null,
         status: body.status ?? null,
-        failures: options.failuresOf ? 'ask' : null,
+        failures: options.finishFactsOf ? 'ask' : null,
         now,
       };
       const metadata = metadataOf(projectId, context, now);
       try {
         return summaryOf(existing((await decideLifecycle(command, metadata)).state));
       } catch (error) {
-        if (!(error instanceof FailuresWanted) || !options.failuresOf) throw error;
+        if (!(error instanceof FailuresWanted) || !options.finishFactsOf) throw error;
         // The decider asks only when this finish records run.finished: read once, then decide again.
-        const failures = await options.failuresOf(projectId, runId);
-        const { state } = await decideLifecycle({ ...command, failures }, metadata);
+        const { failures, gate } = await options.finishFactsOf(projectId, runId, error.finishedAt);
+        const { state } = await decideLifecycle({ ...command, failures, gate }, metadata);
         return summaryOf(existing(state));
       }
     },

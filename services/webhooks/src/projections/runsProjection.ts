@@ -75,6 +75,9 @@ async function enqueue(tx: SqlExecutor, options: RunsProjectionOptions, queued: 
   );
 }
 
+/** The events a webhook is sent for: a run's start and its finish. */
+type RunEdge = Extract<ReturnType<typeof parseTestResultsEvent>, { type: 'run.created' | 'run.finished' }>;
+
 /**
  * The projection, for createProjector.
  *
@@ -86,7 +89,7 @@ export function webhookRunsProjection(options: RunsProjectionOptions): Projectio
     setup: setupRunTables,
     async apply(tx, events, schema) {
       const results: { runId: string; item: ResultItem }[] = [];
-      const lifecycle: { stored: StoredEvent; event: ReturnType<typeof parseTestResultsEvent> }[] = [];
+      const lifecycle: { stored: StoredEvent; event: RunEdge }[] = [];
       for (const stored of events) {
         const event = parseTestResultsEvent(stored);
         if (event.type === 'test.result-recorded') results.push(event.data);
@@ -125,6 +128,8 @@ export function webhookRunsProjection(options: RunsProjectionOptions): Projectio
           const { newFailures, ...failures } = event.data.failures;
           Object.assign(run, { failures, newFailures });
         }
+        // So is its quality gate (issue 32), when the project had rules then.
+        if (event.type === 'run.finished' && event.data.gate) Object.assign(run, { gate: event.data.gate });
         queued.push({
           sourceEventId: stored.eventId,
           projectId: row.project_id,

@@ -57,7 +57,7 @@ export async function runBundle(
     run.id,
     page.map((row) => row.test_case_id),
   );
-  const verdictOf = await failureVerdicts(sources, projectId, run.id);
+  const verdictOf = await failureVerdicts(sources, projectId, run.id, sources.clock.now());
   const items: RunBundleItem[] = page.map((row) => {
     const item = testItemOf(row, framework);
     const failure = verdictOf(row.test_case_id, item.project);

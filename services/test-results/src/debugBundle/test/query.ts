@@ -208,7 +208,7 @@ export async function testBundle(
     test: bundleTestOf(
       testCase,
       result,
-      (await failureVerdicts(sources, projectId, run.id))(testCase.id, project),
+      (await failureVerdicts(sources, projectId, run.id, sources.clock.now()))(testCase.id, project),
     ),
     error: bundleErrorOf(result.error),
     attemptHistory: attemptHistoryOf(attempts, selected),

@@ -28,6 +28,8 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
     base_branch text,
     -- The machine and the runner's settings of the start that created the run; NULL: not sent.
     host jsonb, settings jsonb)`);
+  // The quality gate judged when the run finished (issue 32): run.finished's gate; NULL without rules.
+  await tx.query(`ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS gate jsonb`);
   await tx.query(
     `CREATE INDEX IF NOT EXISTS runs_project_started ON ${s}.runs (project_id, started_at DESC, id DESC)`,
   );
@@ -105,9 +107,15 @@ async function applyLifecycle(tx: SqlExecutor, s: string, event: Lifecycle): Pro
     case 'run.finished':
       await tx.query(
         `UPDATE ${s}.runs SET status = 'finished', finished_at = $2, reported_status = $3,
-           duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($2::timestamptz - started_at)) * 1000)::bigint)
+           duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($2::timestamptz - started_at)) * 1000)::bigint),
+           gate = $4::jsonb
          WHERE id = $1`,
-        [event.data.runId, keptInstant(event.data.finishedAt), event.data.status],
+        [
+          event.data.runId,
+          keptInstant(event.data.finishedAt),
+          event.data.status,
+          event.data.gate ? JSON.stringify(event.data.gate) : null,
+        ],
       );
       return;
     case 'run.shard-started':
