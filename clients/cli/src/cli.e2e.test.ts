@@ -313,3 +313,80 @@ describe('the command line itself', () => {
     expect(down.stderr).toContain('is unreachable');
   });
 });
+
+describe('the quality gate: verdict gate, and verdict run exiting by it', () => {
+  const writesCart = (exitCode: number) => [
+    process.execPath,
+    '-e',
+    `require('fs').mkdirSync('gated', { recursive: true }); require('fs').copyFileSync(${JSON.stringify(
+      path.join(junitDir, 'pytest-cart.xml'),
+    )}, 'gated/junit.xml'); process.exit(${exitCode});`,
+  ];
+  const quarantined: string[] = [];
+  let failedRun = '';
+
+  beforeAll(async () => {
+    await client.setGateRules({ maxFailedTests: 0 });
+  });
+
+  afterAll(async () => {
+    await client.setGateRules({});
+    for (const id of quarantined) await client.liftQuarantine(id);
+  });
+
+  it('when the project has rules and the run breaks one, then verdict run exits 1 by the gate (not the command’s 4) and prints it', async () => {
+    const ran = cli(['run', '--junit', 'gated/junit.xml', '--', ...writesCart(4)]);
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain('Quality gate: FAILED');
+    expect(ran.stderr).toMatch(/✗ maxFailedTests: [1-9]\d* \(threshold 0\)/);
+    failedRun = runIdIn(ran.stdout);
+    expect((await client.getRunGate(failedRun)).status).toBe('failed');
+  });
+
+  it('when verdict gate reads a failed run, then it prints each rule and exits 1', () => {
+    const gate = cli(['gate', '--run', failedRun]);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain('Quality gate: FAILED');
+    expect(gate.stdout).toContain('maxFailedTests');
+  });
+
+  it('when every failure is quarantined for its signature, then verdict run exits 0 by the gate though the command failed', async () => {
+    const { failures } = await client.getRun(failedRun, { include: 'failures' });
+    const members = await client.api.GET('/{projectId}/members', {
+      params: { path: { projectId: verdict.project } },
+    });
+    const owner = members.data?.data[0]?.userId ?? '';
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    for (const failure of failures?.items ?? []) {
+      const made = await client.quarantineTest({
+        testCaseId: failure.testCaseId,
+        reason: 'Cart service flakes in CI',
+        ownerId: owner,
+        expiresAt,
+      });
+      quarantined.push(made.id);
+    }
+    expect(quarantined.length).toBeGreaterThan(0);
+    const ran = cli(['run', '--junit', 'gated/junit.xml', '--', ...writesCart(4)]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('Quality gate: PASSED');
+    const passedRun = runIdIn(ran.stdout);
+    const gate = cli(['gate', '--run', passedRun]);
+    expect(gate.code).toBe(0);
+    expect(gate.stdout).toContain('✓ maxFailedTests: 0 (threshold 0)');
+  });
+
+  it('when Verdict is unreachable, then verdict gate exits 3, or as --on-unreachable says', () => {
+    const down = { VERDICT_URL: 'http://127.0.0.1:9' };
+    expect(cli(['gate', '--run', failedRun], down).code).toBe(3);
+    expect(cli(['gate', '--run', failedRun, '--on-unreachable', 'pass'], down).code).toBe(0);
+    expect(cli(['gate', '--run', failedRun, '--on-unreachable', 'fail'], down).code).toBe(1);
+  });
+
+  it('when the run or the option is missing or wrong, then exit 2; an unknown run, exit 3', () => {
+    expect(cli(['gate']).code).toBe(2);
+    expect(cli(['gate', '--run', failedRun, '--on-unreachable', 'maybe']).code).toBe(2);
+    expect(cli(['gate', '--run', failedRun, '--timeout', 'soon']).code).toBe(2);
+    expect(cli(['gate', '--run', 'no-such-run']).code).toBe(3);
+  });
+});

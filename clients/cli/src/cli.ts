@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { bundleCommand } from './commands/bundle';
 import { compareCommand } from './commands/compare';
+import { gateCommand } from './commands/gate';
 import { coverageCommand } from './commands/coverage';
 import { importCommand, type Context } from './commands/import';
 import { replayCommand } from './commands/replay';
@@ -26,6 +27,7 @@ Commands:
   bundle --run <id> | --case <id>     Print the debug bundle (JSON, or --markdown [--budget N])
   compare --run <id>                  What changed since the base run: new failures, fixed, slower…
   summary --run <id>                  Print the run's CI summary as Markdown (PR comment, step summary)
+  gate --run <id>                     Wait for the run's quality gate; exit 0 passed, 1 failed, 3 unreachable
   replay <spool…>                     Send what a reporter kept in its spool while Verdict was unreachable
 
 Connection (every command):
@@ -45,13 +47,16 @@ bundle:     --suite <file>, --attempt N, --platform <project>, --view full|brief
             --limit N, --markdown, --budget N
 compare:    --base <runId> | --base-branch <name> (default: the run's base branch), --json
 summary:    --base <runId> | --base-branch <name>
+gate:       --timeout <seconds> (default 300), --on-unreachable pass|fail (default: exit 3)
+run:        --on-unreachable pass|fail: when the project has gate rules, run exits by the gate
 replay:     --keep (keep the spool once sent)
 
   --quiet              print results only
   -h, --help           this help;  -v, --version
 
-Exit codes: 0 done; 1 (run) the command failed: verdict run exits with the command's own code;
-2 wrong usage or configuration; 3 Verdict unreachable or refusing.
+Exit codes: 0 done; 1 (run) the command failed: verdict run exits with the command's own code, or by
+the gate when the project has rules; (gate) the gate failed; 2 wrong usage or configuration;
+3 Verdict unreachable or refusing.
 `;
 
 const CONNECTION = {
@@ -131,6 +136,7 @@ async function dispatch(argv: readonly string[], context: Context): Promise<numb
         ...RUN,
         junit: { type: 'string', multiple: true },
         playwright: { type: 'string', multiple: true },
+        'on-unreachable': { type: 'string' },
       });
       if (positionals.length > 0)
         throw usageError(`verdict run: put the command after --: verdict run -- ${positionals.join(' ')}`);
@@ -140,6 +146,7 @@ async function dispatch(argv: readonly string[], context: Context): Promise<numb
           ...runFlags(values),
           junit: values.junit as string[] | undefined,
           playwright: values.playwright as string[] | undefined,
+          onUnreachable: text(values, 'on-unreachable'),
         },
         context,
       );
@@ -185,6 +192,26 @@ async function dispatch(argv: readonly string[], context: Context): Promise<numb
       return command === 'compare'
         ? compareCommand({ ...flags, json: Boolean(values.json) }, context)
         : summaryCommand(flags, context);
+    }
+    case 'gate': {
+      const { values, positionals } = parse(rest, {
+        ...CONNECTION,
+        run: { type: 'string' },
+        timeout: { type: 'string' },
+        'on-unreachable': { type: 'string' },
+      });
+      if (positionals.length > 0) throw usageError(`verdict gate: unexpected ${positionals[0]}`);
+      return gateCommand(
+        {
+          url: text(values, 'url'),
+          token: text(values, 'token'),
+          project: text(values, 'project'),
+          run: text(values, 'run'),
+          timeout: text(values, 'timeout'),
+          onUnreachable: text(values, 'on-unreachable'),
+        },
+        context,
+      );
     }
     case 'replay': {
       const { values, positionals } = parse(rest, { ...CONNECTION, keep: { type: 'boolean' } });

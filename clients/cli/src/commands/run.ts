@@ -2,8 +2,10 @@
  * `verdict run [--junit <glob>…] [--playwright <report.json>] [--coverage <file>] -- <command…>`: starts
  * a run, runs the command, imports the reports it wrote (those named, else every JUnit XML or Playwright
  * JSON report written under the working directory while it ran), adds coverage, and finishes the run as
- * passed or failed by the command's exit code. The CLI exits with the command's own code: Verdict being
- * unreachable or misconfigured is told, never turned into a failed build.
+ * passed or failed by the command's exit code. The CLI exits with the command's own code, or by the run's
+ * quality gate when the project has rules (a failure forgiven by a quarantine does not fail the build; a
+ * rule broken does). Verdict being unreachable or misconfigured is told, never turned into a failed build
+ * (unless --on-unreachable fail).
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -22,13 +24,18 @@ import {
   type RunFlags,
   type RunTarget,
 } from '../target';
+import { awaitGate, gateExit, gateText, onUnreachableOf } from './gate';
 import type { Context } from './import';
 
 export interface RunCommandFlags extends ConnectionFlags, RunFlags {
   junit?: string[];
   playwright?: string[];
   coverage?: string;
+  onUnreachable?: string;
 }
+
+/** How long `verdict run` waits for the gate of its run (the other shards may still be running). */
+const GATE_WAIT_MS = 120_000;
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = {
@@ -77,6 +84,7 @@ export async function runCommand(
   const { env, cwd, output } = context;
   if (command.length === 0)
     throw usageError('verdict run: give the command after --, e.g. verdict run -- npx pytest');
+  const onUnreachable = onUnreachableOf(flags.onUnreachable);
   const startedAt = Date.now();
   // Reporting is set up first, but nothing about Verdict may keep the command from running.
   let reporting: Promise<{ connection: ReturnType<typeof connect>; target: RunTarget } | undefined>;
@@ -100,7 +108,14 @@ export async function runCommand(
   }
   const code = await runChild(command, cwd, env);
   const ready = await reporting;
-  if (!ready) return code;
+  const own = code === 0 ? EXIT.ok : code;
+  const whenUnreachable = (reason: string) => {
+    output.info(reason);
+    if (onUnreachable === undefined) return own;
+    output.info(`--on-unreachable ${onUnreachable}`);
+    return onUnreachable === 'pass' ? EXIT.ok : EXIT.commandFailed;
+  };
+  if (!ready) return whenUnreachable('the run was not reported: the command’s own exit code stands');
   const { connection, target } = ready;
   try {
     const named = flags.junit?.length || flags.playwright?.length;
@@ -126,7 +141,20 @@ export async function runCommand(
     output.result(target.url);
   } catch (error) {
     output.done();
-    output.info(`reporting failed: ${(error as Error).message}`);
+    return whenUnreachable(`reporting failed: ${(error as Error).message}`);
   }
-  return code === 0 ? EXIT.ok : code;
+  try {
+    // Without rules there is no gate to wait for (a sharded run's others may take long).
+    const { rules } = await connection.client.getGateRules();
+    if (Object.keys(rules).length === 0) return own;
+    const gate = await awaitGate(connection, target.run.id, GATE_WAIT_MS);
+    if (!gate)
+      return whenUnreachable('the quality gate was still pending: the command’s own exit code stands');
+    if (gate.status === 'none') return own;
+    output.info(gateText(gate).trimEnd());
+    return gateExit(gate);
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    return whenUnreachable(`the quality gate could not be read: ${error.message}`);
+  }
 }
