@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Pagination } from './envelope';
-import { FailureVerdict, SignatureRef, SuspectCommits } from './failureAnalysis';
+import { FailureQuarantine, FailureVerdict, SignatureRef, SuspectCommits } from './failureAnalysis';
+import { RunGate } from './quarantine';
 import { Outcome, ResultStatus, ResultWorker, SourceLocation, TestStep } from './testResults';
 import { RunHost, RunSettings } from './testResultsEvents';
 
@@ -131,6 +132,12 @@ const testItemShape = {
   signature: SignatureRef.nullable()
     .optional()
     .describe("The error signature of the test's failure; null unless failed"),
+  /** Issue 32; optional so that bundles of earlier versions stay valid. */
+  quarantine: FailureQuarantine.nullable()
+    .optional()
+    .describe(
+      'The test’s quarantine when the run ran; forgives false: its signature is not the quarantine’s (it would have been masked)',
+    ),
 };
 
 /**
@@ -233,6 +240,7 @@ export const BundleTest = z.object({
   annotations: z.array(z.object({ type: z.string(), description: z.string().nullable() })),
   verdict: testItemShape.verdict,
   signature: testItemShape.signature,
+  quarantine: testItemShape.quarantine,
   worker: ResultWorker.nullable()
     .optional()
     .describe(
@@ -296,6 +304,8 @@ export const RunBundle = z.object({
   meta: BundleMeta,
   environment: BundleEnvironment,
   links: BundleLinks,
+  /** Issue 32; optional so that bundles of earlier versions stay valid. */
+  gate: RunGate.optional().describe('The project’s quality gate as judged when the run finished'),
 });
 export type RunBundle = z.infer<typeof RunBundle>;
 

@@ -5,6 +5,7 @@ import { listEnvelope, Pagination, successEnvelope } from './envelope';
 import { CoverageReport, RunCi, RunCommit, RunFramework, RunHost, RunSettings } from './testResultsEvents';
 import { Outcome } from './testResults';
 import { RunFailures, SignatureRef } from './failureAnalysis';
+import { RunGate } from './quarantine';
 
 /**
  * Reads of automated data (API.md, spec §2 and §4.10): the query parameters and answers of the test runs
@@ -35,7 +36,7 @@ function includeOf<const V extends readonly [string, ...string[]]>(values: V) {
     .describe(`Comma-separated sections to add (${values.join(', ')}), or all`);
 }
 
-export const RunSections = ['errors', 'coverage', 'specs', 'artifacts', 'failures'] as const;
+export const RunSections = ['errors', 'coverage', 'specs', 'artifacts', 'failures', 'gate'] as const;
 export type RunSection = (typeof RunSections)[number];
 
 export const RunListStatus = z.enum(['running', 'finished', 'passed', 'failed']);
@@ -219,6 +220,8 @@ export const TestRunDetail = TestRunRecord.extend({
   artifacts: z.record(z.string(), ArtifactDownload.nullable()).nullable().optional(),
   /** Each failed test with its verdict against the run's base branch (include=failures). */
   failures: RunFailures.optional(),
+  /** The project's quality gate as judged when the run finished (include=gate; issue 32). */
+  gate: RunGate.optional(),
   host: RunHost.nullable().describe(
     'The machine the run started on, as its reporter sent it; null when not sent',
   ),

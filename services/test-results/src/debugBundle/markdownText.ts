@@ -1,5 +1,5 @@
 /** The pieces of Markdown every scope's document is written with: where a test is, its facts, code. */
-import type { FailureVerdict, Pagination, SignatureRef } from '@verdict/contracts';
+import type { FailureQuarantine, FailureVerdict, Pagination, SignatureRef } from '@verdict/contracts';
 import { stripAnsi } from './failureWindow';
 import type { CodeBlock, Unit } from './markdownDocument';
 import type {
@@ -57,12 +57,19 @@ export function itemFacts(item: RunBundleItem | SuiteBundleItem): string {
 export function verdictText(item: {
   verdict?: FailureVerdict | null;
   signature?: SignatureRef | null;
+  quarantine?: FailureQuarantine | null;
 }): string {
   if (!item.verdict) return '';
   const signature = item.signature
     ? `; signature ${code(item.signature.id)} ${code(oneLine(item.signature.text))}`
     : '';
-  return `Verdict: ${item.verdict}${signature}`;
+  const { quarantine } = item;
+  const quarantined = !quarantine
+    ? ''
+    : quarantine.forgives
+      ? ` (quarantine ${code(quarantine.id)}, owner ${code(quarantine.ownerId)}, until ${quarantine.expiresAt.slice(0, 10)})`
+      : `; the test is quarantined (${code(quarantine.id)}) for other signatures: a quarantine would mask this`;
+  return `Verdict: ${item.verdict}${signature}${quarantined}`;
 }
 
 export function errorText(error: BundleErrorSummary | null): string {

@@ -280,6 +280,8 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
         { rule: 'maxFailedTests', passed: true, threshold: 0, observed: 0, failures: [] },
         { rule: 'noNewFailures', passed: true, threshold: true, observed: true, failures: [] },
       ]);
+      const detail = await call<{ gate: RunGate }>('GET', `/test-runs/${forgiven}?include=gate`);
+      expect(detail.body.data.gate).toEqual(gate);
     });
 
     it('when a quarantined test fails with a new signature, then it is new, the run says the quarantine would mask it, and the gate fails naming it', async () => {
@@ -305,6 +307,19 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
         { rule: 'maxFailedTests', passed: false, failures: [named] },
         { rule: 'noNewFailures', passed: false, failures: [named] },
       ]);
+      const bundle = await call<{ gate: RunGate; items: { quarantine: unknown }[] }>(
+        'GET',
+        `/debug-bundle?runId=${runId}`,
+      );
+      expect(bundle.body.data.gate).toEqual(gate);
+      expect(bundle.body.data.items[0]?.quarantine).toMatchObject({ id: quarantineId, forgives: false });
+      const markdown = await fetch(`${base}/${P1}/debug-bundle?runId=${runId}&as=markdown`, {
+        headers: memberIdentity(secret, P1),
+      });
+      const text = await markdown.text();
+      expect(text).toContain('## Quality gate');
+      expect(text).toContain('a quarantine would mask this');
+      expect(text).toContain(`signature \`${sigOf(NEW_ERROR)}\``);
     });
 
     it('when the rules change, then a run finished before keeps its result', async () => {

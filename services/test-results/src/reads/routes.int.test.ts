@@ -410,7 +410,9 @@ describe('GET /{projectId}/test-runs/{runId}', () => {
 
   it('when include=all, then every section comes', async () => {
     const { data } = (await get(`/${P1}/test-runs/${newer}?include=all`)).body;
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(['errors', 'coverage', 'specs', 'artifacts']));
+    expect(Object.keys(data)).toEqual(
+      expect.arrayContaining(['errors', 'coverage', 'specs', 'artifacts', 'failures', 'gate']),
+    );
   });
 
   it('when include has an unknown value, then 400 names include', () =>

@@ -27,6 +27,7 @@ import { runErrors } from '../runs/runResults';
 import { listSpecs, runSpecs } from '../specs/specList';
 import { findTestCase, testCaseHistory } from '../testCases/caseHistory';
 import { runFailures } from '../verdicts/runFailures';
+import { runGate } from '../gates/runGate';
 
 export interface ReadRoutesOptions {
   db: SqlExecutor;
@@ -127,6 +128,7 @@ export function createReadRoutes(options: ReadRoutesOptions): BoundRoute[] {
         const failures = await runFailures(store, projectId, runId, options.clock.now());
         if (failures) detail.failures = failures;
       }
+      if (include.includes('gate')) detail.gate = await runGate(store, projectId, runId);
       return detail;
     },
     'get /{projectId}/test-cases/{caseId}': async ({ params, query }, { projectId }) => {

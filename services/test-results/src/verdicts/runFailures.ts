@@ -165,6 +165,7 @@ export function failuresSummary(failures: RunFailures): RunFinishedFailures {
 export interface FailureVerdictOf {
   verdict: RunFailure['verdict'];
   signature: RunFailure['signature'];
+  quarantine: RunFailure['quarantine'];
 }
 
 /**
@@ -183,7 +184,7 @@ export async function failureVerdicts(
   const found = new Map(
     (failures?.items ?? []).map((item) => [
       key(item.testCaseId, item.project),
-      { verdict: item.verdict, signature: item.signature },
+      { verdict: item.verdict, signature: item.signature, quarantine: item.quarantine },
     ]),
   );
   return (testCaseId, project) => found.get(key(testCaseId, project)) ?? null;

@@ -21,6 +21,7 @@ import type { RunBundle, RunBundleItem } from '../types';
 export function runSections(bundle: RunBundle, pagination: Pagination | undefined): Section[] {
   return [
     { title: null, priority: 0, units: [runHeadline(bundle, pagination)] },
+    ...gateSection(bundle),
     { title: 'Failing suites', priority: 3, units: failingSuites(bundle) },
     { title: 'Failing tests', priority: 1, units: runFailingTests(bundle, pagination) },
     ...howItRanSection(bundle),
@@ -47,6 +48,34 @@ function runHeadline(bundle: RunBundle, pagination: Pagination | undefined): str
     `${first ? `Rerun the failing tests${onPage}` : 'Rerun the run'}: ${code(bundle.links.retryCommand)}`,
     context(bundle.meta.stats, bundle.environment),
   ]);
+}
+
+/** The quality gate, when the project judged the run by rules (issue 32). */
+function gateSection(bundle: RunBundle): Section[] {
+  const { gate } = bundle;
+  if (!gate || gate.status === 'none') return [];
+  if (gate.status === 'pending') {
+    return [{ title: 'Quality gate', priority: 2, units: ['Pending: the run has not finished.'] }];
+  }
+  const shown = (value: number | boolean | string[]) =>
+    Array.isArray(value) ? value.join(', ') || 'none' : String(value);
+  return [
+    {
+      title: 'Quality gate',
+      priority: 2,
+      units: [
+        `**${gate.status === 'passed' ? 'Passed' : 'Failed'}** (quarantined failures do not count)`,
+        ...gate.rules.map(
+          (rule) =>
+            `- ${rule.passed ? 'passed' : '**failed**'} ${code(rule.rule)}: ${shown(rule.observed)} against ${shown(rule.threshold)}${
+              rule.failures.length > 0
+                ? `; broken by ${rule.failures.map((f) => `${code(f.testCaseId)}${f.signatureId ? ` (signature ${code(f.signatureId)})` : ''}`).join(', ')}`
+                : ''
+            }`,
+        ),
+      ],
+    },
+  ];
 }
 
 /** The host and runner settings, when the run's start sent them. */

@@ -8,6 +8,7 @@ import type { BundleSources, PagedBundle } from '../sources';
 import { runSpecTests, specsOf } from '../specFiles';
 import type { RunBundle, RunBundleItem } from '../types';
 import { failureVerdicts } from '../../verdicts/runFailures';
+import { runGate } from '../../gates/runGate';
 
 /** How many of the project's latest runs `alsoFailedIn` looks at. */
 export const ALSO_FAILED_IN_WINDOW = 20;
@@ -65,6 +66,7 @@ export async function runBundle(
       ...item,
       verdict: failure?.verdict ?? null,
       signature: failure?.signature ?? null,
+      quarantine: failure?.quarantine ?? null,
       suiteId: row.file,
       alsoFailedIn: recentFailures.get(row.test_case_id) ?? [],
     };
@@ -80,6 +82,7 @@ export async function runBundle(
     items,
     meta: metaOf(projectId, run, 'full', sources.clock.now()),
     environment: environmentOf(run),
+    gate: await runGate(sources, projectId, run.id),
     links: {
       uiUrl: uiUrl(sources.publicUrl, projectId, run.id),
       retryCommand: retryCommandForTests(

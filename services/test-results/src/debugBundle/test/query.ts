@@ -169,6 +169,7 @@ function bundleTestOf(testCase: CaseRow, result: ResultRow, failure: FailureVerd
     })),
     verdict: failure?.verdict ?? null,
     signature: failure?.signature ?? null,
+    quarantine: failure?.quarantine ?? null,
     worker: result.worker,
   };
 }
