@@ -53,6 +53,8 @@ import { membersProjection } from './quarantine/members';
 import { quarantineListProjection } from './quarantine/quarantineList';
 import { createQuarantineRoutes } from './quarantine/routes';
 import { createQuarantineSweep } from './quarantine/sweep';
+import { quarantineDecider, quarantineStream } from './quarantine/quarantine';
+import { releasedBy } from './quarantine/release';
 
 /**
  * The read models of the service, one per slice, applied inline by every append and by one projector (one
@@ -127,7 +129,7 @@ export interface TestResultsSettings {
     identityTopic?: string;
     identityStoreSchema?: string;
   };
-  /** Between rounds of the quarantine expiry sweep (VERDICT_QUARANTINE_SWEEP_MS); default a minute. */
+  /** Between rounds of the quarantine expiry sweep (tests set it); default a minute. */
   quarantineSweepMs?: number;
   /** What this process runs (VERDICT_TEST_RESULTS_ROLE); `all` by default. */
   role?: TestResultsRole;
@@ -212,6 +214,9 @@ export function createTestResultsModule(
     route: (event) => ({ topic, key: event.projectId ?? event.streamId }),
     logger,
   });
+  // Quarantines and gate rules are decided on their own streams of this store; their read models are
+  // written inline, so a write answers what it wrote.
+  const commands = createCommandHandler({ store, onAppended: () => relay.notify() });
   // A finishing run's verdicts and gate are read from the read models, which every append has written
   // inline: its quarantines as they are at its end.
   const finishFactsOf = async (projectId: string, runId: string, finishedAt: string) => {
@@ -220,11 +225,40 @@ export function createTestResultsModule(
     const gate = await judgeRun(store, projectId, runId, failures, finishedAt);
     return { failures: failures && failuresSummary(failures), gate };
   };
+  // Quarantines whose release rule the finished run meets are lifted; a failure here never fails the
+  // finish (the next clean run on the branch judges them again).
+  const onRunFinished = async (projectId: string, runId: string) => {
+    try {
+      const now = ports.clock.now();
+      for (const { quarantineId, cleanRuns, branch } of await releasedBy(
+        { db: ports.db, schemas },
+        projectId,
+        runId,
+        now,
+      )) {
+        await commands.handle(
+          quarantineStream(quarantineId),
+          quarantineDecider,
+          {
+            type: 'lift',
+            reason: `released: ${cleanRuns} clean run${cleanRuns === 1 ? '' : 's'} in a row on ${branch}`,
+            automatic: true,
+            by: 'verdict',
+            now,
+          },
+          { metadata: { projectId, occurredAt: now }, retries: 5 },
+        );
+      }
+    } catch (error) {
+      logger.warn({ err: error, projectId, runId }, 'judging the release rules of quarantines failed');
+    }
+  };
   const ingest = createIngest({
     store,
     clock: ports.clock,
     onAppended: () => relay.notify(),
     finishFactsOf,
+    onRunFinished,
   });
   // The same projections from the topic, for what was stored without them; its init creates their tables,
   // and rebuilds one from this store from position 0 when its version moved on (or it replaces the single
@@ -257,9 +291,6 @@ export function createTestResultsModule(
     signArtifactUrl,
     clock: ports.clock,
   };
-  // Quarantines and gate rules are decided on their own streams of this store; their read models are
-  // written inline, so a write answers what it wrote.
-  const commands = createCommandHandler({ store, onAppended: () => relay.notify() });
   const writes = { store: { db: ports.db, schemas }, commands, clock: ports.clock };
   const sweep = createQuarantineSweep({
     db: ports.db,

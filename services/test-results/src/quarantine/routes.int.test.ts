@@ -416,4 +416,41 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
       expect(expired.body.data.map((q) => q.id)).toEqual([made.body.data.id]);
     });
   });
+
+  describe('the release rule', () => {
+    it('when the test passes N runs in a row on main since the quarantine, then it is lifted by itself; a failure between starts the count again', async () => {
+      const made = await quarantine({
+        signatures: [sigOf(TIMEOUT)],
+        releaseRule: { cleanRuns: 2 },
+        expiresAt: new Date(clock.now().getTime() + 20 * DAY).toISOString(),
+      });
+      expect(made.status).toBe(201);
+      const id = made.body.data.id;
+      const at = () => {
+        clock.advance(60_000);
+        return clock.now().toISOString();
+      };
+      const statusOf = async () => (await call<Quarantine>('GET', `/quarantines/${id}`)).body.data;
+      await run([item('pays', 'passed', at())]);
+      await run([item('pays', ['failed', TIMEOUT], at())]);
+      await run([item('pays', 'passed', at())]);
+      expect((await statusOf()).status).toBe('active');
+      // A run on another branch does not count.
+      const elsewhere = await call<{ id: string }>('POST', '/test-runs', { branch: 'feature/x' });
+      await call('POST', `/test-runs/${elsewhere.body.data.id}/results`, {
+        results: [item('pays', 'passed', at())],
+      });
+      await call('POST', `/test-runs/${elsewhere.body.data.id}/finish`, {});
+      expect((await statusOf()).status).toBe('active');
+      await run([item('pays', 'passed', at())]);
+      expect(await statusOf()).toMatchObject({
+        status: 'lifted',
+        endedBy: 'verdict',
+        endReason: 'released: 2 clean runs in a row on main',
+      });
+      const store = createSqlEventStore({ db, schema: names.storeSchema });
+      const lifted = (await store.readStream(`quarantine-${id}`)).at(-1);
+      expect(lifted).toMatchObject({ type: 'test.quarantine-lifted', data: { automatic: true } });
+    });
+  });
 });

@@ -25,7 +25,7 @@ export interface QuarantineSweepOptions {
   commands: CommandHandler;
   clock: Clock;
   logger: Logger;
-  /** Between rounds (VERDICT_QUARANTINE_SWEEP_MS); default a minute. */
+  /** Between rounds; default a minute. */
   intervalMs?: number;
 }
 

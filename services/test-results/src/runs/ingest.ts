@@ -76,6 +76,8 @@ export interface IngestOptions {
    * the read model does not know the run (the gate: when the project has no rules).
    */
   finishFactsOf?(projectId: string, runId: string, finishedAt: string): Promise<FinishFacts>;
+  /** Called once the run is finished (its last shard), after run.finished was recorded; must not throw. */
+  onRunFinished?(projectId: string, runId: string): Promise<void>;
 }
 
 /** Who asked: recorded on the events as correlation and causation ids. */
@@ -333,7 +335,9 @@ export function createIngest(options: IngestOptions): Ingest {
         if (!(error instanceof FailuresWanted) || !options.finishFactsOf) throw error;
         // The decider asks only when this finish records run.finished: read once, then decide again.
         const { failures, gate } = await options.finishFactsOf(projectId, runId, error.finishedAt);
-        const { state } = await decideLifecycle({ ...command, failures, gate }, metadata);
+        const { state, events } = await decideLifecycle({ ...command, failures, gate }, metadata);
+        if (events.some((event) => event.type === 'run.finished'))
+          await options.onRunFinished?.(projectId, runId);
         return summaryOf(existing(state));
       }
     },
