@@ -33,7 +33,7 @@ function hintFor(error: VerdictApiError): string | null {
     case 'TEST_RUN_NOT_FOUND':
     case 'TEST_SUITE_NOT_FOUND':
     case 'TEST_CASE_NOT_FOUND':
-      return 'Check the id: list_runs, search_tests, list_manual_cases and get_manual_run give valid ones.';
+      return 'Check the id: list_runs, search_tests, list_quarantine, list_manual_cases and get_manual_run give valid ones.';
     case 'INVALID_ATTEMPT':
       return 'attempt is out of range: omit it for the latest attempt.';
     default:

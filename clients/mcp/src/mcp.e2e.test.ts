@@ -32,20 +32,26 @@ const READ_TOOLS = [
   'find_flaky_tests',
   'search_tests',
   'get_analytics_summary',
+  'get_gate',
+  'list_quarantine',
   'list_manual_cases',
   'get_manual_case',
   'get_manual_run',
 ];
-const WRITE_TOOLS = ['record_manual_result', 'create_manual_case'];
+const WRITE_TOOLS = ['record_manual_result', 'create_manual_case', 'quarantine_test', 'lift_quarantine'];
 
 interface Seeded {
   url: string;
   project: string;
   owner: string;
+  /** An admin's token: owners and admins set the gate rules. */
+  admin: string;
   viewer: string;
   viewerProjectToken: string;
   /** Tokens of a member, one per purpose, so that no test spends another's rate limit. */
   member: () => Promise<{ id: string; token: string }>;
+  /** The member's user id and e-mail address (a quarantine's owner). */
+  memberUser: { id: string; email: string };
   revoke: (tokenId: string) => Promise<void>;
   run: { id: string; previousId: string; largeId: string };
   cases: { login: string; flaky: string };
@@ -128,7 +134,7 @@ async function seed(url: string, owner: string, project: string, adminKey: strin
   const api = createVerdictClient({ baseUrl: url, token: owner, project });
   const admin = createVerdictAdminClient({ baseUrl: url, adminKey });
   const organizationId = unwrap(await admin.api.GET('/organizations', {})).data[0]!.id;
-  const user = async (role: 'viewer' | 'member', name: string) => {
+  const user = async (role: 'viewer' | 'member' | 'admin', name: string) => {
     const created = unwrap(
       await admin.api.POST('/users', {
         body: { email: `${name}@example.com`, firstName: name, lastName: 'Tester' },
@@ -147,6 +153,7 @@ async function seed(url: string, owner: string, project: string, adminKey: strin
       .data;
   const viewerId = await user('viewer', 'vera');
   const memberId = await user('member', 'max');
+  const adminId = await user('admin', 'ada');
 
   const now = () => new Date().toISOString();
   const result = (
@@ -278,6 +285,7 @@ async function seed(url: string, owner: string, project: string, adminKey: strin
     url,
     project,
     owner,
+    admin: (await personalToken(adminId)).token,
     viewer: (await personalToken(viewerId)).token,
     viewerProjectToken: unwrap(
       await admin.api.POST('/tokens', {
@@ -285,6 +293,7 @@ async function seed(url: string, owner: string, project: string, adminKey: strin
       }),
     ).data.token,
     member: () => personalToken(memberId),
+    memberUser: { id: memberId, email: 'max@example.com' },
     revoke: async (tokenId) => {
       unwrap(await admin.api.DELETE('/tokens/{tokenId}', { params: { path: { tokenId } } }));
     },
@@ -687,6 +696,31 @@ describe.each<Kind>(['stdio', 'http'])('the MCP server over %s', (kind) => {
       ['get_failure_context', { runId: seeded.run.id, attempt: 1 }, /needs caseId at attempt/],
       ['record_manual_result', { runId: 'RUN-1', caseId: 'TC-1', result: 'green' }, /at result/],
       ['get_analytics_summary', { startDate: '2026-01-01' }, /is required with startDate at endDate/],
+      ['get_gate', {}, /at runId/],
+      ['list_quarantine', { status: 'gone' }, /at status/],
+      ['list_quarantine', { expiringWithinDays: 91 }, /<=90 at expiringWithinDays/],
+      [
+        'quarantine_test',
+        { caseId: 'c', file: 'a.spec.ts', titlePath: ['a'], reason: 'r', ownerId: 'u', expiresInDays: 7 },
+        /give caseId or file and titlePath, not both at caseId/,
+      ],
+      ['quarantine_test', { file: 'a.spec.ts', reason: 'r', ownerId: 'u', expiresInDays: 7 }, /at titlePath/],
+      [
+        'quarantine_test',
+        { caseId: 'c', reason: 'r', ownerId: 'u' },
+        /give expiresAt or expiresInDays \(one of them\) at expiresAt/,
+      ],
+      [
+        'quarantine_test',
+        { caseId: 'c', reason: 'r', ownerId: 'u', expiresInDays: 91 },
+        /<=90 at expiresInDays/,
+      ],
+      [
+        'quarantine_test',
+        { caseId: 'c', reason: 'r', ownerId: 'u', expiresInDays: 7, signatures: ['xyz'] },
+        /12 hexadecimal characters at signatures/,
+      ],
+      ['lift_quarantine', {}, /at quarantineId/],
     ];
     for (const [tool, args, names] of cases) {
       const answer = await call(member.client, tool, args);
@@ -715,6 +749,17 @@ describe.each<Kind>(['stdio', 'http'])('the MCP server over %s', (kind) => {
         isError: true,
         text: expect.stringContaining('Tool record_manual_result not found'),
       });
+      const quarantine = await call(viewer.client, 'quarantine_test', {
+        caseId: seeded.cases.flaky,
+        reason: 'flaky',
+        ownerId: seeded.memberUser.id,
+        expiresInDays: 7,
+      });
+      expect(quarantine).toMatchObject({
+        isError: true,
+        text: expect.stringContaining('Tool quarantine_test not found'),
+      });
+      expect((await call(viewer.client, 'list_quarantine', {})).isError).toBe(false);
       expect((await call(viewer.client, 'get_run', { runId: seeded.run.id })).isError).toBe(false);
     } finally {
       await viewer.close();
@@ -730,6 +775,21 @@ describe.each<Kind>(['stdio', 'http'])('the MCP server over %s', (kind) => {
       body: JSON.stringify({ title: 'Not allowed' }),
     });
     expect(direct.status).toBe(403);
+    const quarantine = await fetch(`${seeded.url}/api/public/v1/${seeded.project}/quarantines`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token()}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': clientAddress(),
+      },
+      body: JSON.stringify({
+        testCaseId: seeded.cases.flaky,
+        reason: 'flaky',
+        ownerId: seeded.memberUser.id,
+        expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      }),
+    });
+    expect(quarantine.status).toBe(403);
   });
 
   it('when a revoked token connects, then it is refused; when a token is revoked mid-session, then its next call is refused', async () => {
@@ -851,5 +911,219 @@ describe('the /mcp endpoint over HTTP', () => {
     });
     expect(answer.status).toBe(405);
     expect(answer.headers.get('allow')).toBe('POST');
+  });
+});
+
+// Last in the file: it finishes more runs, which the tests above count.
+describe('quarantines and quality gates through the MCP tools', () => {
+  // The member writes through the packed command (stdio) and reads back over Streamable HTTP.
+  let writer: Connected;
+  let reader: Connected;
+  let quarantineId: string;
+
+  const login = ['login', 'refuses a wrong password'];
+  const result = (titlePath: string[], status: ResultItem['status'], error?: ResultItem['error']) => ({
+    file: `tests/${titlePath[0]}.spec.ts`,
+    titlePath,
+    project: 'chromium',
+    attempt: 0,
+    status,
+    durationMs: 100,
+    startedAt: new Date().toISOString(),
+    ...(error ? { error } : {}),
+  });
+  // The login test's known failure, as the seeded runs had it: the signature a quarantine of it forgives.
+  const knownFailure = {
+    message: 'Error: expected status 401, got 500',
+    stack: 'Error: expected status 401, got 500\n    at tests/login.spec.ts:14:5',
+    location: { file: 'tests/login.spec.ts', line: 14, column: 5 },
+  };
+
+  beforeAll(async () => {
+    writer = await connect('stdio', (await seeded.member()).token);
+    reader = await connect('http', (await seeded.member()).token);
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await reader?.close();
+  });
+
+  it('when a member quarantines a failing test, then list_quarantine shows it active with its owner and the signature it forgives', async () => {
+    const made = await call(writer.client, 'quarantine_test', {
+      caseId: seeded.cases.login,
+      reason: 'Login answers 500 until the auth fix lands',
+      // The owner by e-mail address: the tool finds the member's user id.
+      ownerId: seeded.memberUser.email,
+      expiresInDays: 14,
+      releaseRule: { cleanRuns: 3 },
+    });
+    expect(made.isError).toBe(false);
+    expect(made.text).toMatch(
+      /^Quarantined `login › refuses a wrong password` in `tests\/login\.spec\.ts` \(every platform\): quarantine `[^`]+`, active\./,
+    );
+    quarantineId = /quarantine `([^`]+)`/.exec(made.text)![1]!;
+    expect(made.text).toContain(`owner \`${seeded.memberUser.id}\``);
+    expect(made.text).toContain('or is lifted after 3 clean runs');
+    expect(made.text).toMatch(
+      /Forgives 1 error signature:\n- `[0-9a-f]{12}` `.*expected status 401, got 500/,
+    );
+
+    const listed = await call(reader.client, 'list_quarantine', {});
+    expect(listed.isError).toBe(false);
+    expect(listed.text).toContain('Active quarantines 1–1 of 1 (page 1 of 1), soonest expiry first.');
+    expect(listed.text).toMatch(
+      new RegExp(
+        `\\| ${quarantineId} \\| login › refuses a wrong password \\| tests/login\\.spec\\.ts \\| every platform \\| active \\| .* \\| ${seeded.memberUser.id} \\| Login answers 500 until the auth fix lands \\| [0-9a-f]{12} \\| ${seeded.cases.login} \\|`,
+      ),
+    );
+    const byOwner = await call(reader.client, 'list_quarantine', { ownerId: seeded.memberUser.id });
+    expect(byOwner.text).toContain(quarantineId);
+    expect((await call(reader.client, 'list_quarantine', { ownerId: 'someone-else' })).text).toBe(
+      'No active quarantines match.',
+    );
+    expect((await call(reader.client, 'list_quarantine', { expiringWithinDays: 7 })).text).toBe(
+      'No active quarantines match.',
+    );
+    expect((await call(reader.client, 'list_quarantine', { expiringWithinDays: 15 })).text).toContain(
+      quarantineId,
+    );
+    expect((await call(reader.client, 'list_quarantine', { status: 'lifted' })).text).toBe(
+      'No lifted quarantines match.',
+    );
+  });
+
+  it('when a quarantine is refused, then the tool error says why: quarantined already, an unknown test, an owner who is not a member', async () => {
+    const base = { reason: 'flaky', expiresInDays: 7 };
+    const again = await call(writer.client, 'quarantine_test', {
+      ...base,
+      file: 'tests/login.spec.ts',
+      titlePath: login,
+      ownerId: seeded.memberUser.id,
+    });
+    expect(again).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Verdict answered 409 CONFLICT: The test is quarantined already/),
+    });
+    const unknown = await call(writer.client, 'quarantine_test', {
+      ...base,
+      caseId: 'no-such-test',
+      ownerId: seeded.memberUser.id,
+    });
+    expect(unknown).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Verdict answered 404 TEST_CASE_NOT_FOUND: /),
+    });
+    const stranger = await call(writer.client, 'quarantine_test', {
+      ...base,
+      caseId: seeded.cases.flaky,
+      ownerId: 'not-a-member',
+    });
+    expect(stranger).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Verdict answered 400 VALIDATION_ERROR: .*ownerId: not a member/),
+    });
+    const nobody = await call(writer.client, 'quarantine_test', {
+      ...base,
+      caseId: seeded.cases.flaky,
+      ownerId: 'nobody@example.com',
+    });
+    expect(nobody).toEqual({
+      isError: true,
+      text: 'Invalid input: ownerId: no member of the project has the e-mail address nobody@example.com',
+    });
+  });
+
+  it('when an admin sets gate rules and runs finish, then get_gate says passed or failed with each rule, the quarantined failure left out', async () => {
+    const api = createVerdictClient({ baseUrl: seeded.url, token: seeded.owner, project: seeded.project });
+    const asMember = createVerdictClient({
+      baseUrl: seeded.url,
+      token: (await seeded.member()).token,
+      project: seeded.project,
+    });
+    await expect(asMember.setGateRules({ maxFailedTests: 0 })).rejects.toMatchObject({ status: 403 });
+    const admin = createVerdictClient({ baseUrl: seeded.url, token: seeded.admin, project: seeded.project });
+    await admin.setGateRules({ maxFailedTests: 0, noNewFailures: true });
+
+    // A run finished before the rules keeps having no gate.
+    expect((await call(reader.client, 'get_gate', { runId: seeded.run.id })).text).toContain(
+      'has no quality gate: the project had no gate rules when it finished',
+    );
+
+    const finish = async (ciRunId: string, results: ReturnType<typeof result>[]) => {
+      const run = (await api.startRun({ ciRunId, branch: 'main' })).run;
+      await api.addResults(run.id, results);
+      await api.finishRun(run.id);
+      await until(
+        `the gate of ${ciRunId}`,
+        () => api.getRunGate(run.id),
+        (gate) => gate.status !== 'pending',
+      );
+      return run.id;
+    };
+    // The login test fails with its known error only: quarantined, it breaks no rule.
+    const passing = await finish('gate-1', [
+      result(login, 'failed', knownFailure),
+      result(['checkout', 'pays by card'], 'passed'),
+    ]);
+    // Then the checkout test fails with an error never seen: a new failure, which counts.
+    const failing = await finish('gate-2', [
+      result(login, 'failed', knownFailure),
+      result(['checkout', 'pays by card'], 'failed', { message: 'Error: card declined by the bank' }),
+    ]);
+    const running = (await api.startRun({ ciRunId: 'gate-3', branch: 'main' })).run.id;
+
+    const passed = await call(reader.client, 'get_gate', { runId: passing });
+    expect(passed.isError).toBe(false);
+    expect(passed.text).toContain(`## Quality gate of run \`${passing}\`: passed`);
+    expect(passed.text).toContain('2 rules, 0 broken');
+    expect(passed.text).toMatch(/\| maxFailedTests \| [^|]+ \| 0 \| 0 \| passed \|/);
+    expect(passed.text).toMatch(/\| noNewFailures \| [^|]+ \| true \| true \| passed \|/);
+    expect(passed.text).toContain('Every rule passed.');
+
+    const failed = await call(writer.client, 'get_gate', { runId: failing });
+    expect(failed.text).toContain(`## Quality gate of run \`${failing}\`: failed`);
+    expect(failed.text).toContain('2 rules, 2 broken');
+    expect(failed.text).toMatch(/\| maxFailedTests \| [^|]+ \| 0 \| 1 \| failed \|/);
+    expect(failed.text).toMatch(/\| noNewFailures \| [^|]+ \| true \| false \| failed \|/);
+    expect(failed.text).toMatch(
+      /### maxFailedTests: the failures that broke it \(1\)\n- `checkout › pays by card` in `tests\/checkout\.spec\.ts` \[chromium\]; verdict new; caseId `[^`]+`; signatureId `[0-9a-f]{12}`/,
+    );
+    expect(failed.text).toContain('### noNewFailures: the failures that broke it (1)');
+    expect(failed.text).not.toContain('refuses a wrong password');
+    // The failure the quarantine forgave is told apart in the run's failure context.
+    expect((await call(reader.client, 'get_failure_context', { runId: failing })).text).toMatch(
+      /failed: `login › refuses a wrong password` .*; verdict quarantined/,
+    );
+
+    expect((await call(reader.client, 'get_gate', { runId: running })).text).toContain(
+      `The quality gate of run \`${running}\` is pending`,
+    );
+    expect(await call(reader.client, 'get_gate', { runId: 'no-such-run' })).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Verdict answered 404 TEST_RUN_NOT_FOUND: /),
+    });
+  });
+
+  it('when a member lifts the quarantine, then it is listed as lifted, and lifting it again is refused', async () => {
+    const lifted = await call(writer.client, 'lift_quarantine', { quarantineId, reason: 'fixed in #123' });
+    expect(lifted.isError).toBe(false);
+    expect(lifted.text).toMatch(
+      new RegExp(
+        `^Lifted the quarantine of \`login › refuses a wrong password\` in \`tests/login\\.spec\\.ts\` \\(every platform\\): quarantine \`${quarantineId}\`, lifted\\.`,
+      ),
+    );
+    expect(lifted.text).toMatch(/- Ended .*: fixed in #123\./);
+    expect((await call(reader.client, 'list_quarantine', {})).text).toBe('No active quarantines match.');
+    const history = await call(reader.client, 'list_quarantine', { status: 'lifted' });
+    expect(history.text).toContain('Lifted quarantines 1–1 of 1');
+    expect(history.text).toMatch(new RegExp(`\\| ${quarantineId} \\| .* \\| lifted \\|`));
+
+    expect(await call(writer.client, 'lift_quarantine', { quarantineId })).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Verdict answered 409 CONFLICT: /),
+    });
+    expect(
+      await call(writer.client, 'lift_quarantine', { quarantineId: 'no-such-quarantine' }),
+    ).toMatchObject({ isError: true, text: expect.stringMatching(/^Verdict answered 404 NOT_FOUND: /) });
   });
 });

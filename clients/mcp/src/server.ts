@@ -25,6 +25,7 @@ import {
   readManualRun,
   recordManualResult,
 } from './tools/manual';
+import { getGate, liftQuarantine, listQuarantine, quarantineTest } from './tools/quarantine';
 import { getRun, listRuns, readRun } from './tools/runs';
 import { findFlakyTests, getTestHistory, readTestCase, searchTests } from './tools/tests';
 import type { ToolContext, VerdictTool } from './tools/tool';
@@ -41,11 +42,15 @@ export const TOOLS: readonly VerdictTool[] = [
   findFlakyTests,
   searchTests,
   getAnalyticsSummary,
+  getGate,
+  listQuarantine,
   listManualCases,
   getManualCase,
   getManualRun,
   recordManualResult,
   createManualCase,
+  quarantineTest,
+  liftQuarantine,
 ];
 
 /** The tools a token with this access may call: no write tool for a token that may not write. */
@@ -69,9 +74,10 @@ function instructions(options: VerdictMcpServerOptions): string {
     'Automated tests: CI sends each test-suite execution as a run (an id and a counter such as #12) with one result per test attempt (retries are attempts).',
     'A test case (caseId) is one test identified across runs by its file and title path; its outcome in a run is passed, failed (every attempt failed), flaky (failed, then passed on a retry) or skipped.',
     'To debug a failing build: list_runs → get_run (failures grouped by error) → get_failure_context (every failing test; with a caseId one test in depth) → get_test_history (new, recurring or flaky). The prompt triage_run walks through it.',
+    "Quality: a finished run is judged by the project's gate rules (get_gate); a quarantined test's known failures (list_quarantine) do not count against it.",
     'Manual testing: cases (TC-12) with steps, run in manual runs (RUN-3) where each case gets a result.',
     access.canWrite
-      ? 'This token may also record manual results and create manual cases.'
+      ? 'This token may also record manual results, create manual cases, and quarantine tests or lift their quarantine.'
       : `This token's role (${access.role ?? 'unknown'}) may only read.`,
     'Tools answer Markdown; large answers are cut to budgetChars, keeping every failing test named.',
   ].join('\n');
