@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunGateRecord } from './gates';
+import { QuarantineStatus } from './quarantine';
 import { listEnvelope, successEnvelope } from './envelope';
 import { defineRoutes, ADMIN_ROLES, READER_ROLES } from './http';
 import { queryInteger } from './http';
@@ -10,22 +11,47 @@ import { queryInteger } from './http';
  * both; which one a write may use and which one a read shows depends on the time, so the service decides.
  */
 
-export const WEBHOOK_EVENT_NAMES = ['run.started', 'run.finished'] as const;
+/** The run events of spec §6. */
+export const RUN_WEBHOOK_EVENT_NAMES = ['run.started', 'run.finished'] as const;
+/** A quarantine made, lifted (by a person or its release rule) or expired (issue 32); no older spelling. */
+export const QUARANTINE_WEBHOOK_EVENT_NAMES = [
+  'test.quarantined',
+  'test.quarantine-lifted',
+  'test.quarantine-expired',
+] as const;
+export type QuarantineWebhookEventName = (typeof QUARANTINE_WEBHOOK_EVENT_NAMES)[number];
+export const WEBHOOK_EVENT_NAMES = [...RUN_WEBHOOK_EVENT_NAMES, ...QUARANTINE_WEBHOOK_EVENT_NAMES] as const;
 /** The spec's current names. */
 export const WebhookEventName = z.enum(WEBHOOK_EVENT_NAMES);
 export type WebhookEventName = z.infer<typeof WebhookEventName>;
+
+export const isQuarantineWebhookEvent = (name: string): name is QuarantineWebhookEventName =>
+  (QUARANTINE_WEBHOOK_EVENT_NAMES as readonly string[]).includes(name);
 
 /** The deprecated spellings of spec §6, accepted and shown until the cutover. */
 export const LegacyWebhookEventName = z.enum(['RUN_STARTED', 'RUN_FINISHED']);
 export type LegacyWebhookEventName = z.infer<typeof LegacyWebhookEventName>;
 
-export const LEGACY_EVENT_NAME: Record<WebhookEventName, LegacyWebhookEventName> = {
+/**
+ * How a name reads until the cutover (in `event`, X-Service-Event and subscriptions read back): the older
+ * spelling where one exists; an event born after the spec's rename (the quarantine events) has none, so it
+ * reads as its own name before the cutover too, in `event` and `eventName` alike.
+ */
+export type PreCutoverEventName = LegacyWebhookEventName | QuarantineWebhookEventName;
+export const LEGACY_EVENT_NAME: Record<WebhookEventName, PreCutoverEventName> = {
   'run.started': 'RUN_STARTED',
   'run.finished': 'RUN_FINISHED',
+  'test.quarantined': 'test.quarantined',
+  'test.quarantine-lifted': 'test.quarantine-lifted',
+  'test.quarantine-expired': 'test.quarantine-expired',
 };
-export const CURRENT_EVENT_NAME: Record<LegacyWebhookEventName, WebhookEventName> = {
+/** The inverse of LEGACY_EVENT_NAME. */
+export const CURRENT_EVENT_NAME: Record<PreCutoverEventName, WebhookEventName> = {
   RUN_STARTED: 'run.started',
   RUN_FINISHED: 'run.finished',
+  'test.quarantined': 'test.quarantined',
+  'test.quarantine-lifted': 'test.quarantine-lifted',
+  'test.quarantine-expired': 'test.quarantine-expired',
 };
 
 /** Either spelling, as a write may carry it. */
@@ -44,7 +70,7 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 export const DeliveryEventName = z.enum([...WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT]);
 export type DeliveryEventName = z.infer<typeof DeliveryEventName>;
 
-/** `conditions.outcome`: filters run.finished only (spec §6). */
+/** `conditions.outcome`: filters run.finished only (spec §6); the other events ignore it. */
 export const WebhookOutcome = z.enum(['any', 'failed', 'passed']);
 export type WebhookOutcome = z.infer<typeof WebhookOutcome>;
 
@@ -63,7 +89,10 @@ const WebhookEvents = z
   .array(AnyWebhookEventName)
   .min(1)
   .max(10)
-  .describe('run.started, run.finished (or RUN_STARTED, RUN_FINISHED until the cutover)');
+  .describe(
+    'run.started, run.finished (or RUN_STARTED, RUN_FINISHED until the cutover), test.quarantined, ' +
+      'test.quarantine-lifted, test.quarantine-expired',
+  );
 const WebhookConditions = z.strictObject({ outcome: WebhookOutcome.default('any') });
 const WebhookDescription = z.string().max(MAX_WEBHOOK_DESCRIPTION_LENGTH);
 
@@ -232,16 +261,56 @@ export const WebhookRun = z.object({
 });
 export type WebhookRun = z.infer<typeof WebhookRun>;
 
-/** The delivered body. `eventName` is present only before the cutover. */
-export const WebhookPayload = z.object({
+/**
+ * `data.quarantine` of test.quarantined, test.quarantine-lifted and test.quarantine-expired (issue 32): the
+ * quarantine as the event left it. `signatures` are the ids of the error signatures it forgives; `ended*`
+ * are null while it is active (an expiry has no `endedBy` or `endReason`); `url` is the project's
+ * quarantine page.
+ */
+export const WebhookQuarantine = z.object({
   id: z.string(),
+  testCaseId: z.string(),
+  file: z.string(),
+  titlePath: z.array(z.string()),
+  /** The Playwright project it covers; null: every platform. */
+  project: z.string().nullable(),
+  reason: z.string(),
+  ownerId: z.string(),
+  expiresAt: z.string(),
+  status: QuarantineStatus,
+  automatic: z.boolean(),
+  signatures: z.array(z.string()),
+  createdBy: z.string(),
+  endedAt: z.string().nullable(),
+  endedBy: z.string().nullable(),
+  endReason: z.string().nullable(),
+  url: z.string(),
+});
+export type WebhookQuarantine = z.infer<typeof WebhookQuarantine>;
+
+const payloadHead = {
+  id: z.string(),
+  /** Until the cutover, the older spelling where one exists (the quarantine events have none). */
   event: AnyWebhookEventName,
   eventName: WebhookEventName.optional(),
   createdAt: z.string(),
   projectId: z.string(),
-  data: z.object({ run: WebhookRun }),
-});
+};
+
+/** The delivered body of run.started and run.finished. `eventName` is present only before the cutover. */
+export const WebhookPayload = z.object({ ...payloadHead, data: z.object({ run: WebhookRun }) });
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
+
+/** The delivered body of the quarantine events. `eventName` is present only before the cutover. */
+export const WebhookQuarantinePayload = z.object({
+  ...payloadHead,
+  data: z.object({ quarantine: WebhookQuarantine }),
+});
+export type WebhookQuarantinePayload = z.infer<typeof WebhookQuarantinePayload>;
+
+/** The body of any subscribable event: `data.run` or `data.quarantine`, as the event says. */
+export const AnyWebhookPayload = z.union([WebhookPayload, WebhookQuarantinePayload]);
+export type AnyWebhookPayload = z.infer<typeof AnyWebhookPayload>;
 
 const TAG = 'Webhooks';
 

@@ -8,6 +8,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import {
   RunCreated,
   RunFinished,
+  TestQuarantined,
+  TestQuarantineExpired,
+  TestQuarantineExtended,
+  TestQuarantineLifted,
+  TestQuarantineSignaturesChanged,
   TestResultRecorded,
   type ResultItem,
   type RunFinishedFailures,
@@ -291,6 +296,74 @@ export function runEvents(
     '2026-03-01T10:05:00.000Z',
   );
   return { runId, created, results, finished, all: [created, ...results, finished] };
+}
+
+/**
+ * The events of one quarantine as test-results records them on its stream `quarantine-<id>`: made, then
+ * whichever of the others a test asks for, in the order asked.
+ */
+export function quarantineEvents(projectId: string, quarantineId = `q-${newId()}`) {
+  const streamId = `quarantine-${quarantineId}`;
+  let streamPosition = 0;
+  const next = (event: { type: string; version: number; data: unknown }, at: string) => {
+    streamPosition += 1;
+    return envelope(streamId, streamPosition, projectId, event, at);
+  };
+  return {
+    quarantineId,
+    quarantined: (at = '2026-03-01T09:00:00.000Z') =>
+      next(
+        TestQuarantined.of({
+          quarantineId,
+          projectId,
+          target: {
+            testCaseId: 'tc-cart-pays',
+            file: 'tests/cart.spec.ts',
+            titlePath: ['Cart', 'pays'],
+            project: 'chromium',
+          },
+          reason: 'Flaky payment iframe',
+          ownerId: 'u-owner',
+          expiresAt: '2026-03-15T09:00:00.000Z',
+          evidence: {
+            signatures: [{ id: '0123456789ab', text: 'Timeout waiting for iframe', occurrences: 4 }],
+            flakyRate: 0.25,
+            failRate: 0.05,
+            runsSeen: 40,
+          },
+          releaseRule: { cleanRuns: 10 },
+          automatic: false,
+          by: 'u-admin',
+          at,
+        }),
+        at,
+      ),
+    extended: (expiresAt: string, at = '2026-03-02T09:00:00.000Z') =>
+      next(TestQuarantineExtended.of({ quarantineId, expiresAt, by: 'u-owner', at }), at),
+    signaturesChanged: (ids: string[], at = '2026-03-02T10:00:00.000Z') =>
+      next(
+        TestQuarantineSignaturesChanged.of({
+          quarantineId,
+          signatures: ids.map((id) => ({ id, text: `error ${id}`, occurrences: 1 })),
+          by: 'u-owner',
+          at,
+        }),
+        at,
+      ),
+    lifted: (at = '2026-03-03T09:00:00.000Z') =>
+      next(
+        TestQuarantineLifted.of({
+          quarantineId,
+          reason: 'Iframe wait fixed',
+          automatic: false,
+          by: 'u-owner',
+          at,
+        }),
+        at,
+      ),
+    expired: (at = '2026-03-15T09:00:05.000Z') =>
+      next(TestQuarantineExpired.of({ quarantineId, expiredAt: '2026-03-15T09:00:00.000Z', at }), at),
+  };
 }
 
 export async function publish(bus: EventBus, topic: string, events: StoredEvent[]): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import {
   WEBHOOK_TEST_EVENT,
+  isQuarantineWebhookEvent,
   signWebhook,
   standardWebhookSignature,
   type AnyWebhookEventName,
@@ -22,7 +23,7 @@ export interface DeliveryToSend {
   id: string;
   project_id: string;
   event_name: DeliveryEventName;
-  /** The run of a run event; the whole `data` of a test event. */
+  /** The run of a run event, the quarantine of a quarantine event; the whole `data` of a test event. */
   run_json: string;
   occurred_at: Date;
   url: string;
@@ -44,7 +45,11 @@ export function requestOf(delivery: DeliveryToSend, secret: string, now: Date, c
     ...names,
     createdAt: new Date(delivery.occurred_at).toISOString(),
     projectId: delivery.project_id,
-    data: test ? stored : { run: stored },
+    data: test
+      ? stored
+      : isQuarantineWebhookEvent(delivery.event_name)
+        ? { quarantine: stored }
+        : { run: stored },
   });
   const timestamp = Math.floor(now.getTime() / 1_000);
   const headers: Record<string, string> = {

@@ -3,6 +3,8 @@
  * write may send and what a read or a delivery shows depends on whether the cutover instant has passed,
  * as the injected clock tells. Before it: both spellings accepted, the older one read back and carried by
  * `event`/X-Service-Event, the new one by `eventName`/X-Service-Event-Name. From it: new names only.
+ * A name with no older spelling (the quarantine events) reads as itself in both places before the cutover,
+ * so a receiver that reads `eventName` first finds it on every delivery, as on the run events'.
  */
 import {
   CURRENT_EVENT_NAME,
@@ -42,7 +44,7 @@ export function normalizeEventNames(
   return names;
 }
 
-/** How an event name reads at `now`: the older spelling until the cutover. */
+/** How an event name reads at `now`: the older spelling until the cutover (where there is one). */
 export function displayEventName(name: WebhookEventName, now: Date, cutover: Date): AnyWebhookEventName {
   return isAfterCutover(now, cutover) ? name : LEGACY_EVENT_NAME[name];
 }

@@ -30,3 +30,40 @@ describe('event names and the cutover (spec §6)', () => {
     expect(eventNamesOfDelivery('run.started', cutover, cutover)).toEqual({ event: 'run.started' });
   });
 });
+
+describe('names without an older spelling (the quarantine events of issue 32)', () => {
+  const quarantine = ['test.quarantined', 'test.quarantine-lifted', 'test.quarantine-expired'] as const;
+
+  it('when a write names them before or after the cutover, then they are kept as written', () => {
+    expect(normalizeEventNames([...quarantine, 'RUN_FINISHED'], before, cutover)).toEqual([
+      ...quarantine,
+      'run.finished',
+    ]);
+    expect(normalizeEventNames([...quarantine], cutover, cutover)).toEqual([...quarantine]);
+  });
+
+  it('when read before or after the cutover, then they read as themselves', () => {
+    for (const name of quarantine) {
+      expect(displayEventName(name, before, cutover)).toBe(name);
+      expect(displayEventName(name, cutover, cutover)).toBe(name);
+    }
+  });
+
+  it('when delivered before the cutover, then the name is in event and eventName alike; after, event only', () => {
+    expect(eventNamesOfDelivery('test.quarantine-lifted', before, cutover)).toEqual({
+      event: 'test.quarantine-lifted',
+      eventName: 'test.quarantine-lifted',
+    });
+    expect(eventNamesOfDelivery('test.quarantine-lifted', cutover, cutover)).toEqual({
+      event: 'test.quarantine-lifted',
+    });
+  });
+
+  it('when the run events are named, then nothing about them changed', () => {
+    expect(displayEventName('run.started', before, cutover)).toBe('RUN_STARTED');
+    expect(eventNamesOfDelivery('run.finished', before, cutover)).toEqual({
+      event: 'RUN_FINISHED',
+      eventName: 'run.finished',
+    });
+  });
+});
