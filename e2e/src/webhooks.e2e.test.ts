@@ -22,15 +22,18 @@ interface Received {
   headers: IncomingHttpHeaders;
 }
 
-/** A receiver on loopback that keeps every request's raw bytes and headers. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+/** A receiver on loopback that keeps every request's raw bytes and headers; `status` answers the n-th (0-based). */
+async function startReceiver(
+  status: (index: number) => number = () => 204,
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const index = received.length;
       received.push({ raw: Buffer.concat(chunks), headers: req.headers });
-      res.writeHead(204).end();
+      res.writeHead(status(index)).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -208,6 +211,163 @@ describe('webhooks through the gateway (npm start)', () => {
       });
     } finally {
       await receiver.close();
+    }
+  });
+  it('when a quarantine is made and lifted through the gateway, then a subscriber to the quarantine events receives both signed, the first after a 500 and its retry, and a run.finished subscriber only its run', async () => {
+    const quarantines = await startReceiver((index) => (index === 0 ? 500 : 204));
+    const runs = await startReceiver();
+    try {
+      const port = randomPort();
+      verdict = startEmbedded({
+        PORT: String(port),
+        VERDICT_DATA_DIR: dataDir,
+        VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        VERDICT_WEBHOOK_RETRY_DELAYS: '500,500,500,500',
+        LOG_LEVEL: 'warn',
+      });
+      await verdict.waitFor(`http://localhost:${port}`);
+      const projectId = /Project id:\s+(\S+)/.exec(verdict.output())?.[1] ?? '';
+      const token = /Token:\s+(svc_pat_\S+)/.exec(verdict.output())?.[1] ?? '';
+      expect([projectId, token].every((value) => value !== '')).toBe(true);
+      const call = async (method: string, urlPath: string, body?: unknown): Promise<Answer> => {
+        const response = await fetch(`http://127.0.0.1:${port}/api/public/v1/${projectId}${urlPath}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await response.text();
+        return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+      };
+
+      const subscribed = await call('POST', '/webhooks', {
+        url: quarantines.url,
+        events: ['test.quarantined', 'test.quarantine-lifted', 'test.quarantine-expired'],
+        conditions: { outcome: 'failed' },
+      });
+      expect(subscribed.status).toBe(200);
+      expect(subscribed.body.data.events).toEqual([
+        'test.quarantined',
+        'test.quarantine-lifted',
+        'test.quarantine-expired',
+      ]);
+      const secret = subscribed.body.data.secret as string;
+      expect((await call('POST', '/webhooks', { url: runs.url, events: ['run.finished'] })).status).toBe(200);
+      const refused = await call('POST', '/webhooks', {
+        url: runs.url,
+        events: ['test.quarantine-extended'],
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+
+      // A failing test, so the quarantine has a failure (and its error signature) to forgive.
+      const run = await call('POST', '/test-runs', { branch: 'main' });
+      expect(run.status).toBe(201);
+      const runId = run.body.data.id as string;
+      const results = await call('POST', `/test-runs/${runId}/results`, {
+        results: [
+          {
+            file: 'tests/cart.spec.ts',
+            titlePath: ['Cart', 'pays'],
+            attempt: 0,
+            status: 'failed',
+            durationMs: 12,
+            startedAt: new Date().toISOString(),
+            error: { message: 'Timeout waiting for the payment iframe' },
+          },
+        ],
+      });
+      expect(results.status).toBe(202);
+      expect((await call('POST', `/test-runs/${runId}/finish`, {})).status).toBe(200);
+      await eventually(
+        () => runs.received,
+        (list) => list.length >= 1,
+      );
+
+      const members = await call('GET', '/members');
+      const ownerId = (members.body.data as { userId: string; role: string }[]).find(
+        (member) => member.role === 'owner',
+      )?.userId;
+      expect(ownerId).toBeDefined();
+      const expiresAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      const made = await call('POST', '/quarantines', {
+        file: 'tests/cart.spec.ts',
+        titlePath: ['Cart', 'pays'],
+        reason: 'Flaky payment iframe',
+        ownerId,
+        expiresAt,
+      });
+      expect([200, 201]).toContain(made.status);
+      const quarantineId = made.body.data.id as string;
+      // Its retry (after the 500) first, so the lift's delivery comes after both of the first's attempts.
+      await eventually(
+        () => quarantines.received,
+        (list) => list.length >= 2,
+      );
+      const lifted = await call('POST', `/quarantines/${quarantineId}/lift`, { reason: 'fixed in #123' });
+      expect(lifted.status).toBe(200);
+
+      const received = await eventually(
+        () => quarantines.received,
+        (list) => list.length >= 3,
+      );
+      expect(received).toHaveLength(3);
+      for (const delivery of received) {
+        const header = delivery.headers['x-service-signature'] as string;
+        expect(verifySignature(delivery.raw, header, secret)).toMatchObject({ valid: true });
+        const id = delivery.headers['webhook-id'] as string;
+        const timestamp = delivery.headers['webhook-timestamp'] as string;
+        const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+        const expected = createHmac('sha256', key)
+          .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), delivery.raw]))
+          .digest('base64');
+        expect((delivery.headers['webhook-signature'] as string).split(' ')).toContain(`v1,${expected}`);
+      }
+      const [first, retry, end] = received.map((delivery) => ({
+        headers: delivery.headers,
+        payload: JSON.parse(delivery.raw.toString('utf8')),
+      }));
+      expect(retry?.headers['x-service-delivery']).toBe(first?.headers['x-service-delivery']);
+      expect(retry?.payload).toMatchObject({
+        event: 'test.quarantined',
+        eventName: 'test.quarantined',
+        projectId,
+        data: {
+          quarantine: {
+            id: quarantineId,
+            file: 'tests/cart.spec.ts',
+            titlePath: ['Cart', 'pays'],
+            reason: 'Flaky payment iframe',
+            ownerId,
+            expiresAt,
+            status: 'active',
+            automatic: false,
+            endedAt: null,
+            url: `http://localhost:${port}/projects/${projectId}/quarantine`,
+          },
+        },
+      });
+      expect(retry?.payload.data.quarantine.signatures).toHaveLength(1);
+      expect(end?.headers['x-service-event-name']).toBe('test.quarantine-lifted');
+      expect(end?.payload).toMatchObject({
+        event: 'test.quarantine-lifted',
+        data: {
+          quarantine: {
+            id: quarantineId,
+            status: 'lifted',
+            endedBy: ownerId,
+            endReason: 'fixed in #123',
+            url: `http://localhost:${port}/projects/${projectId}/quarantine?view=lifted`,
+          },
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(runs.received.map((d) => d.headers['x-service-event-name'])).toEqual(['run.finished']);
+    } finally {
+      await quarantines.close();
+      await runs.close();
     }
   });
 });
