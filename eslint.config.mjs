@@ -68,6 +68,30 @@ export default tseslint.config(
       ],
     },
   },
+  // The reporting kit bundles the two id functions of contracts that import nothing but node:crypto, so a
+  // reporter names a test case and an error signature exactly as the server does (quarantine: 'enforce').
+  {
+    files: ['clients/client/src/reporting/quarantine.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@verdict/(?!client(/|$)|contracts/(errorSignature|testCaseId)$)',
+              message:
+                'Clients are published alone: only the bundled id functions of contracts are allowed here.',
+            },
+            {
+              group: ['**/platform/**', '**/services/**', '../**/contracts/**'],
+              message:
+                'Clients are published alone: only the bundled id functions of contracts are allowed here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Services never import each other; contracts imports nothing from services.
   ...services.map((service) => ({
     files: [`services/${service}/**/*.ts`],

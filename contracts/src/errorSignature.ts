@@ -3,32 +3,31 @@
  * The message is normalised (the numbers, ids, times, durations, ports and paths that change from run to
  * run become placeholders; HTTP status codes stay, so 500 and 503 differ) and joined with the first stack
  * frame in the project's own files, as file and function without line numbers. Every service that groups
- * errors computes it with this one function, so a signature id means the same thing everywhere.
+ * errors computes it with this one function, so a signature id means the same thing everywhere (the
+ * reporters too, which is why this module imports nothing but node:crypto: it is bundled into them).
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 
 /** Bumped whenever the normalisation changes: read models keyed by signature rebuild on a new version. */
 export const ERROR_SIGNATURE_VERSION = 1;
 
-export const ErrorFrame = z.object({
+/** Where an error was thrown: a file of the project and its function (null for an anonymous frame). */
+export interface ErrorFrame {
   /** The frame's file, relative where it can be told (the test's own file, or its last two segments). */
-  file: z.string(),
-  /** The function, method or Go symbol; null for an anonymous frame. */
-  function: z.string().nullable(),
-});
-export type ErrorFrame = z.infer<typeof ErrorFrame>;
+  file: string;
+  function: string | null;
+}
 
-export const ErrorSignature = z.object({
+/** An error's signature; the schema the API shows it with is errorSignatureSchemas.ts. */
+export interface ErrorSignature {
   /** 12 hexadecimal characters, stable across releases with the same ERROR_SIGNATURE_VERSION. */
-  id: z.string().regex(/^[0-9a-f]{12}$/),
+  id: string;
   /** The normalised message: at most four lines, placeholders such as <n>, <duration>, <path>. */
-  message: z.string(),
-  frame: ErrorFrame.nullable(),
+  message: string;
+  frame: ErrorFrame | null;
   /** One line for people: the message's first line and where it was thrown. */
-  text: z.string(),
-});
-export type ErrorSignature = z.infer<typeof ErrorSignature>;
+  text: string;
+}
 
 export interface SignatureInput {
   message: string;

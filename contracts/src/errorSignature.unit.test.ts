@@ -1,4 +1,5 @@
-import { ERROR_SIGNATURE_VERSION, ErrorSignature, errorSignature, normaliseMessage } from './errorSignature';
+import { ERROR_SIGNATURE_VERSION, errorSignature, normaliseMessage } from './errorSignature';
+import { ErrorSignature } from './errorSignatureSchemas';
 import { ERROR_FIXTURES, fixture } from './fixtures/errors';
 
 describe('error signature, on real errors of each runner', () => {

@@ -4,7 +4,7 @@ import { queryInteger } from './http';
 import { InstantInput } from './instant';
 import { Outcome } from './testResults';
 import { RunCommit } from './testResultsEvents';
-import { ErrorFrame } from './errorSignature';
+import { ErrorFrame } from './errorSignatureSchemas';
 
 /**
  * What changed, and why (issue 31): error groups across runs, a verdict per failure, the comparison of two

@@ -24,7 +24,13 @@ export * from './analytics';
 export * from './analyticsRoutes';
 export * from './deadLetters';
 export * from './gatewayRoutes';
-export * from './errorSignature';
+export {
+  ERROR_SIGNATURE_VERSION,
+  errorSignature,
+  normaliseMessage,
+  type SignatureInput,
+} from './errorSignature';
+export * from './errorSignatureSchemas';
 export * from './failureAnalysis';
 export * from './failureAnalysisRoutes';
 export * from './quarantineEvents';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InstantInput } from './instant';
 
@@ -113,18 +112,4 @@ export function resultKey(item: Pick<ResultItem, 'file' | 'titlePath' | 'project
   return JSON.stringify([item.file, item.titlePath, item.project ?? '', item.attempt]);
 }
 
-/** The identity of a test case across runs: (file, titlePath); `project` is one of its platforms. */
-export function testCaseKey(item: Pick<ResultItem, 'file' | 'titlePath'>): string {
-  return JSON.stringify([item.file, item.titlePath]);
-}
-
-/**
- * The id of a test case across runs, the one its test page is addressed by (`GET /{projectId}/test-cases/
- * {caseId}`): the first 32 hex digits of the sha256 of its testCaseKey. Test results, analytics and the
- * manual cases' linked tests all derive it here, so the same test has one id everywhere.
- *
- * @example const caseId = testCaseIdOf({ file: 'tests/cart.spec.ts', titlePath: ['Cart', 'adds'] });
- */
-export function testCaseIdOf(item: Pick<ResultItem, 'file' | 'titlePath'>): string {
-  return createHash('sha256').update(testCaseKey(item)).digest('hex').slice(0, 32);
-}
+export { testCaseIdOf, testCaseKey } from './testCaseId';

@@ -346,6 +346,105 @@ describe('the same suite against a Verdict stopped while the second shard runs',
   });
 });
 
+describe("quarantine: 'enforce' turns a run whose every failure is quarantined for its error green", () => {
+  const copy = () => path.join(scratch, '.verdict', 'quarantine.json');
+  /** The cart spec alone (one failing test, a flaky one), with quarantine enforced. */
+  function runCart(build: string, extra: NodeJS.ProcessEnv = {}): Promise<ShardRun> {
+    const reportFile = path.join(scratch, `report-cart-${build}.json`);
+    const cli = path.join(scratch, 'node_modules', '@playwright', 'test', 'cli.js');
+    return new Promise((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [cli, 'test', 'tests/cart.pw.ts', `--output=test-results-${build}`],
+        {
+          cwd: scratch,
+          env: {
+            ...githubEnv(build),
+            E2E_GITHUB_SUMMARY: 'off',
+            VERDICT_QUARANTINE: 'enforce',
+            PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+            ...extra,
+          },
+          stdio: 'pipe',
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        resolve({ code, output, report: JSON.parse(readFileSync(reportFile, 'utf8')) as PlaywrightReport }),
+      );
+    });
+  }
+  let quarantineId = '';
+
+  it('when nothing is quarantined, then the failing run exits 1 as Playwright says', async () => {
+    const ran = await runCart('3001');
+    expect(ran.code).toBe(1);
+    expect(ran.output).not.toContain('quarantined for its known error');
+    // The list was fetched and kept for runs that cannot reach Verdict.
+    expect(JSON.parse(readFileSync(copy(), 'utf8'))).toMatchObject({
+      project: verdict.project,
+      quarantines: [],
+    });
+  });
+
+  it('when the failing test is quarantined for its error, then the run exits 0 and one line names the test, its owner and expiry', async () => {
+    const run = await runOfCiRunId('github-acme/shop-3001-e2e-1');
+    const { failures } = await client.getRun(run?.id ?? '', { include: 'failures' });
+    const [failure] = failures?.items ?? [];
+    const members = await client.api.GET('/{projectId}/members', {
+      params: { path: { projectId: verdict.project } },
+    });
+    const owner = members.data?.data[0]?.userId ?? '';
+    const expiresAt = new Date(Date.now() + 14 * 86_400_000).toISOString();
+    const made = await client.quarantineTest({
+      testCaseId: failure?.testCaseId ?? '',
+      reason: 'Discount service is being rewritten',
+      ownerId: owner,
+      expiresAt,
+    });
+    quarantineId = made.id;
+    const ran = await runCart('3002');
+    expect(ran.code).toBe(0);
+    expect(ran.report.stats.unexpected).toBe(1);
+    expect(ran.output).toContain(
+      `[verdict] every failure is quarantined for its known error, the run passes: cart › applies a discount [chromium] (owner ${owner}, until ${expiresAt.slice(0, 10)})`,
+    );
+    // Verdict still records the failure, with the verdict quarantined.
+    const recorded = await runOfCiRunId('github-acme/shop-3002-e2e-1');
+    const detail = await client.getRun(recorded?.id ?? '', { include: 'failures' });
+    expect(detail.failures?.items.map((item) => item.verdict)).toEqual(['quarantined']);
+  });
+
+  it('when the quarantined test fails with another error, then the run exits 1: a regression is never masked', async () => {
+    const ran = await runCart('3003', { E2E_DISCOUNT_BREAKS: 'differently' });
+    expect(ran.code).toBe(1);
+    expect(ran.output).not.toContain('the run passes');
+  });
+
+  it('when Verdict is down and a copy of the list was kept, then the copy applies and the line says so', async () => {
+    expect(await verdict.stop()).toBe(0);
+    try {
+      const ran = await runCart('3004');
+      expect(ran.code).toBe(0);
+      expect(ran.output).toMatch(
+        /the run passes: cart › applies a discount .* Verdict unreachable: the quarantine list kept on \S+ applies/,
+      );
+      rmSync(copy());
+      const bare = await runCart('3005');
+      expect(bare.code).toBe(1);
+      expect(bare.output).toContain(
+        '[verdict] quarantine not applied: Verdict could not be reached and no copy of its list was kept',
+      );
+    } finally {
+      await verdict.restart();
+    }
+    await client.liftQuarantine(quarantineId);
+  });
+});
+
 /** The debug bundle of the failing test: retry command by file, line and project; a trace that downloads. */
 async function expectFailingTestDebuggable(runId: string, reports: PlaywrightReport[]) {
   const spec = specOf(reports, 'applies a discount');

@@ -17,6 +17,10 @@ import type {
 import { createVerdictClient } from '@verdict/client';
 import {
   createRunSender,
+  forgivenLine,
+  judgeFailures,
+  loadQuarantines,
+  QUARANTINE_FILE,
   gitInfo,
   hostInfo,
   readCoverage,
@@ -27,6 +31,8 @@ import {
   summarizeRun,
   type ReporterOptions,
   type ReporterSettings,
+  type QuarantineList,
+  type RunFailureSeen,
   type RunSender,
 } from '@verdict/client/reporting';
 import { resultItemOf, runnerSettingsOf } from './results';
@@ -39,6 +45,13 @@ export interface VerdictPlaywrightOptions extends ReporterOptions {
   coverage?: string;
   /** Where the reporter's lines go (default: stderr, each prefixed with `[verdict]`). */
   log?: (line: string) => void;
+  /**
+   * `enforce`: a run whose every failure is quarantined for the error it failed with passes (Playwright's
+   * exit code 0), with one line naming the forgiven tests; `off` (default). `VERDICT_QUARANTINE`.
+   */
+  quarantine?: 'off' | 'enforce';
+  /** The copy of the quarantine list kept for runs that cannot reach Verdict; `VERDICT_QUARANTINE_FILE`. */
+  quarantineFile?: string;
 }
 
 const RUN_STATUS = {
@@ -60,6 +73,10 @@ export class VerdictReporter implements Reporter {
   /** How many tests each worker (by workerIndex) has begun: an attempt's ordinal is its count at begin. */
   private readonly begun = new Map<number, number>();
   private readonly ordinals = new WeakMap<TestResult, number>();
+  /** With quarantine enforced: the list as the run began, and each test's last failed attempt. */
+  private quarantines: Promise<QuarantineList | null> | undefined;
+  private readonly lastFailures = new Map<TestCase, RunFailureSeen>();
+  private readonly ended = new Set<TestCase>();
 
   constructor(options: VerdictPlaywrightOptions = {}) {
     this.options = options;
@@ -105,6 +122,16 @@ export class VerdictReporter implements Reporter {
         startedAt: new Date().toISOString(),
         git,
       });
+      if ((this.options.quarantine ?? process.env.VERDICT_QUARANTINE) === 'enforce') {
+        this.quarantines = loadQuarantines({
+          client,
+          baseUrl: settings.baseUrl,
+          project: settings.project,
+          file: this.options.quarantineFile ?? process.env.VERDICT_QUARANTINE_FILE ?? QUARANTINE_FILE,
+          now: new Date(),
+          log: this.log,
+        }).catch(() => null);
+      }
       this.sender = createRunSender({
         client,
         baseUrl: settings.baseUrl,
@@ -137,13 +164,70 @@ export class VerdictReporter implements Reporter {
     this.guard('reading a result', () => {
       const { item, files } = resultItemOf(test, result, this.rootDir, this.ordinals.get(result));
       sender.add(item, files);
+      if (this.quarantines) {
+        this.ended.add(test);
+        const { file, titlePath, project, error } = item;
+        if (error) this.lastFailures.set(test, { file, titlePath, project: project ?? null, error });
+      }
     });
   }
 
-  async onEnd(result: FullResult): Promise<void> {
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const sender = this.sender;
     const settings = this.settings;
-    if (!sender || !settings) return;
+    if (!sender || !settings) return undefined;
+    await this.report(result, sender, settings);
+    return this.enforceQuarantine(result);
+  }
+
+  /**
+   * With quarantine enforced, a failed run whose every unexpected test failed with an error its quarantine
+   * forgives passes. Anything else (a test failing otherwise, an unexpected pass, a failure outside the
+   * tests, no list from Verdict nor a copy) leaves Playwright's own status.
+   */
+  private async enforceQuarantine(
+    result: FullResult,
+  ): Promise<{ status?: FullResult['status'] } | undefined> {
+    if (!this.quarantines || result.status !== 'failed') return undefined;
+    try {
+      const list = await this.quarantines;
+      if (!list) {
+        this.log('quarantine not applied: Verdict could not be reached and no copy of its list was kept');
+        return undefined;
+      }
+      const failing = this.failingTests();
+      if (failing === null || failing.length === 0) return undefined;
+      const { forgiven, unforgiven } = judgeFailures(failing, list.quarantines, new Date());
+      if (unforgiven.length > 0) {
+        if (forgiven.length > 0) {
+          this.log(
+            `${unforgiven.length} failure(s) not forgiven by a quarantine (another test, or a new error): the run fails`,
+          );
+        }
+        return undefined;
+      }
+      this.log(forgivenLine(forgiven, list));
+      return { status: 'passed' };
+    } catch (error) {
+      this.log(`quarantine not applied: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** The last failed attempt of each test that ended unexpectedly; null when one of them has none. */
+  private failingTests(): RunFailureSeen[] | null {
+    const failing: RunFailureSeen[] = [];
+    for (const test of this.ended) {
+      if (test.outcome() !== 'unexpected') continue;
+      const failure = this.lastFailures.get(test);
+      // An unexpected pass (test.fail()) or a failure without an error: nothing a quarantine forgives.
+      if (!failure) return null;
+      failing.push(failure);
+    }
+    return failing;
+  }
+
+  private async report(result: FullResult, sender: RunSender, settings: ReporterSettings): Promise<void> {
     try {
       const coverageFile = this.options.coverage ?? process.env.VERDICT_COVERAGE_FILE;
       if (coverageFile) {

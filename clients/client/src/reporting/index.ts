@@ -55,3 +55,13 @@ export {
   type CoverageFormat,
 } from './coverage';
 export { appendStepSummary, stepSummaryFile, summarizeRun, type StepSummaryOptions } from './stepSummary';
+export {
+  forgivenLine,
+  judgeFailures,
+  loadQuarantines,
+  QUARANTINE_FILE,
+  type Forgiven,
+  type KnownQuarantine,
+  type QuarantineList,
+  type RunFailureSeen,
+} from './quarantine';
