@@ -9,6 +9,7 @@ import { benchErrors } from './errors.bench';
 import { benchEventBus } from './eventBus.bench';
 import { benchEventStore } from './eventStore.bench';
 import { benchGateway } from './gateway.bench';
+import { benchGates } from './gates.bench';
 import { benchEmbeddedIngest } from './embeddedIngest.bench';
 import { benchIngest } from './ingest.bench';
 import { benchManualTesting } from './manualTesting.bench';
@@ -43,6 +44,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   ],
   analytics: () => benchAnalytics(server('DATABASE_URL')),
   errors: () => onScratchDatabase(server('DATABASE_URL'), (databaseUrl) => benchErrors(databaseUrl)),
+  gates: () => onScratchDatabase(server('DATABASE_URL'), (databaseUrl) => benchGates(databaseUrl)),
   gateway: () =>
     onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
       benchGateway({ databaseUrl, kafkaBrokers: server('KAFKA_BROKERS'), redisUrl: server('REDIS_URL') }),
