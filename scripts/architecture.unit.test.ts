@@ -108,7 +108,7 @@ describe('the dependency rules', () => {
     expect(violations).toEqual([]);
   });
 
-  it('when a client package’s source imports a package, then it is a dependency it declares, its host (a peer) or Node (users install it alone)', () => {
+  it('when a client package’s source imports a package, then it is a dependency it declares, its host (a peer), Node, or a dependency-free module its build bundles (users install it alone)', () => {
     const clients = clientPackages();
     expect(clients).toContain('clients/client');
     const violations = all
@@ -118,18 +118,40 @@ describe('the dependency rules', () => {
           name: string;
           dependencies?: Record<string, string>;
           peerDependencies?: Record<string, string>;
+          verdictBundles?: string[];
         };
-        // Its own name (a subpath entry uses the main one), what it depends on, and the host it plugs into.
+        // Its own name (a subpath entry uses the main one), what it depends on, the host it plugs into, and
+        // the modules of this repository its build inlines (`verdictBundles`: the id functions the reporters
+        // must compute as the server does; tsup bundles what is not a dependency).
         const declared = [
           manifest.name,
           ...Object.keys(manifest.dependencies ?? {}),
           ...Object.keys(manifest.peerDependencies ?? {}),
         ];
+        const bundled = manifest.verdictBundles ?? [];
         return m.imports
           .filter((i) => !i.startsWith('.') && !i.startsWith('node:'))
-          .filter((i) => !declared.some((d) => i === d || i.startsWith(`${d}/`)))
+          .filter((i) => !declared.some((d) => i === d || i.startsWith(`${d}/`)) && !bundled.includes(i))
           .map((i) => `${path.relative(root, m.file)} imports ${i}`);
       });
+    expect(violations).toEqual([]);
+  });
+
+  it('when a client bundles a module of this repository, then that module imports nothing but Node', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'clients/client/package.json'), 'utf8')) as {
+      verdictBundles?: string[];
+    };
+    const bundled = (manifest.verdictBundles ?? []).map((specifier) =>
+      path.join(root, specifier.replace('@verdict/contracts/', 'contracts/src/') + '.ts'),
+    );
+    expect(bundled.length).toBeGreaterThan(0);
+    const violations = bundled.flatMap((file) => {
+      const found = all.find((m) => m.file === file);
+      if (!found) return [`${path.relative(root, file)} is not in the repository`];
+      return found.imports
+        .filter((i) => !i.startsWith('node:'))
+        .map((i) => `${path.relative(root, file)} imports ${i}`);
+    });
     expect(violations).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ import {
   type StoredEvent,
 } from '@verdict/platform';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { uniqueNameForBench } from './support';
+import { benchTenant, uniqueNameForBench } from './support';
 import type { BenchRow } from './table';
 import { percentile } from './table';
 
@@ -231,38 +231,13 @@ export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
   const server = await listen(gateway.app, { host: '127.0.0.1', port: 0 });
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const adminCall = async <T>(path: string, body: unknown, method = 'POST'): Promise<T> => {
-    const response = await fetch(`${base}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { data: T }).data;
-  };
-  const organization = await adminCall<{ id: string }>('/organizations', { name: 'Bench' });
-  const project = await adminCall<{ id: string }>(`/organizations/${organization.id}/projects`, {
-    name: 'Web',
-  });
-  const user = await adminCall<{ id: string }>('/users', {
-    email: `${uniqueNameForBench('u')}@example.com`,
-    firstName: 'B',
-    lastName: 'B',
-  });
-  await adminCall(`/organizations/${organization.id}/members/${user.id}`, { role: 'member' }, 'PUT');
   // Reads are limited to 100 a minute per token (spec §8): enough tokens for every request of the bench.
-  const tokens: string[] = [];
-  for (let i = 0; i < Math.ceil((3 * (REQUESTS + WARMUP)) / 90); i += 1) {
-    tokens.push(
-      (
-        await adminCall<{ token: string }>('/tokens', {
-          kind: 'personal',
-          userId: user.id,
-          projectIds: [project.id],
-        })
-      ).token,
-    );
-  }
+  const tenant = await benchTenant(base, ADMIN_KEY, {
+    role: 'member',
+    tokens: Math.ceil((3 * (REQUESTS + WARMUP)) / 90),
+  });
+  const { tokens } = tenant;
+  const project = { id: tenant.projectId };
 
   // Projection throughput, next to the same results stored as plain rows.
   const plain = uniqueNameForBench('bench_plain');

@@ -27,7 +27,7 @@ import { createFilesystemBlobStore } from '@verdict/platform';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { uniqueNameForBench } from './support';
+import { benchTenant, uniqueNameForBench } from './support';
 import type { BenchRow } from './table';
 import { percentile } from './table';
 
@@ -172,39 +172,15 @@ export async function benchGates(databaseUrl: string): Promise<BenchRow[]> {
   const server = await listen(gateway.app, { host: '127.0.0.1', port: 0 });
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const adminCall = async <T>(route: string, body: unknown, method = 'POST'): Promise<T> => {
-    const response = await fetch(`${base}/admin/v1${route}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status >= 300) throw new Error(`${route}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { data: T }).data;
-  };
-  const organization = await adminCall<{ id: string }>('/organizations', { name: 'Bench' });
-  const project = await adminCall<{ id: string }>(`/organizations/${organization.id}/projects`, {
-    name: 'Web',
-  });
-  const user = await adminCall<{ id: string }>('/users', {
-    email: `${uniqueNameForBench('u')}@example.com`,
-    firstName: 'B',
-    lastName: 'B',
-  });
-  await adminCall(`/organizations/${organization.id}/members/${user.id}`, { role: 'admin' }, 'PUT');
   // Reads are limited to 100 a minute per token and writes to 60 (spec §8): enough tokens for every
-  // request of the bench.
-  const tokens: string[] = [];
-  for (let i = 0; i < Math.ceil((2 * (REQUESTS + WARMUP)) / 90) + Math.ceil(QUARANTINED / 45); i += 1) {
-    tokens.push(
-      (
-        await adminCall<{ token: string }>('/tokens', {
-          kind: 'personal',
-          userId: user.id,
-          projectIds: [project.id],
-        })
-      ).token,
-    );
-  }
+  // request of the bench. An admin: the gate rules are set by owners and admins.
+  const tenant = await benchTenant(base, ADMIN_KEY, {
+    role: 'admin',
+    tokens: Math.ceil((2 * (REQUESTS + WARMUP)) / 90) + Math.ceil(QUARANTINED / 45),
+  });
+  const { tokens } = tenant;
+  const project = { id: tenant.projectId };
+  const user = { id: tenant.userId };
   let turn = 0;
   const api = async <T>(
     method: string,

@@ -146,3 +146,52 @@ export async function appendCases(
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   return ids;
 }
+
+/** One organization with one project and one user of `role` in it, and `tokens` personal tokens of theirs. */
+export interface BenchTenant {
+  projectId: string;
+  userId: string;
+  tokens: string[];
+}
+
+/**
+ * Makes a tenant through a gateway's admin API at `base` (reads and writes are rate limited per token, so a
+ * bench that sends many asks for enough tokens).
+ *
+ * @example const { projectId, tokens } = await benchTenant(base, ADMIN_KEY, { role: 'member', tokens: 10 });
+ */
+export async function benchTenant(
+  base: string,
+  adminKey: string,
+  options: { role: 'owner' | 'admin' | 'member'; tokens: number },
+): Promise<BenchTenant> {
+  const adminCall = async <T>(route: string, body: unknown, method = 'POST'): Promise<T> => {
+    const response = await fetch(`${base}/admin/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status >= 300) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: T }).data;
+  };
+  const organization = await adminCall<{ id: string }>('/organizations', { name: 'Bench' });
+  const project = await adminCall<{ id: string }>(`/organizations/${organization.id}/projects`, {
+    name: 'Web',
+  });
+  const user = await adminCall<{ id: string }>('/users', {
+    email: `${uniqueNameForBench('u')}@example.com`,
+    firstName: 'B',
+    lastName: 'B',
+  });
+  await adminCall(`/organizations/${organization.id}/members/${user.id}`, { role: options.role }, 'PUT');
+  const tokens: string[] = [];
+  for (let i = 0; i < options.tokens; i += 1) {
+    const issued = await adminCall<{ token: string }>('/tokens', {
+      kind: 'personal',
+      userId: user.id,
+      projectIds: [project.id],
+    });
+    tokens.push(issued.token);
+  }
+  return { projectId: project.id, userId: user.id, tokens };
+}
