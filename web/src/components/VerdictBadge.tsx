@@ -19,7 +19,11 @@ export const VERDICTS: Record<FailureVerdict, { label: string; tone: string; mea
     tone: 'orange',
     meaning: 'It was flaky recently: a retry may pass',
   },
-  quarantined: { label: 'quarantined', tone: 'gray', meaning: 'The test is quarantined' },
+  quarantined: {
+    label: 'quarantined',
+    tone: 'gray',
+    meaning: 'The test is quarantined for this error: the failure does not count against the quality gate',
+  },
 };
 
 export const VERDICT_ORDER: readonly FailureVerdict[] = [

@@ -1,5 +1,5 @@
 /**
- * A run: its summary, what changed since its base ("Compared with"), its failures first (grouped by
+ * A run: its summary, its quality gate, what changed since its base ("Compared with"), its failures first (grouped by
  * error, each with its verdict against the base and a link to its error group), its flaky tests, then its
  * spec files as a tree; filtered by status, verdict, platform and text (kept in the URL). The list is virtualised, so a run of
  * 20,000 results renders the rows in view only; it is asked again every few seconds while the run runs.
@@ -10,6 +10,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { runFailuresQuery, runQuery, type RunDetail } from '../../api/queries';
 import { ErrorState, LoadingState } from '../../components/states';
 import { ComparePanel } from './ComparePanel';
+import { GatePanel } from './GatePanel';
 import { RunFilters } from './RunFilters';
 import { RunHeader } from './RunHeader';
 import { RunSummary } from './RunSummary';
@@ -44,6 +45,7 @@ export function RunPage() {
     <Stack gap="md">
       <RunHeader projectId={projectId} runId={runId} run={data} />
       <RunSummary run={data} />
+      <GatePanel run={data} projectId={projectId} runId={runId} failures={failures.data} />
       <ComparePanel
         projectId={projectId}
         runId={runId}

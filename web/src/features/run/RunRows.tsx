@@ -6,6 +6,7 @@ import { AnchorLink } from '../../components/AnchorLink';
 import { StatusBadge } from '../../components/badges';
 import { formatDuration, formatNumber } from '../../components/format';
 import type { Row } from '../../components/runRows';
+import { QuarantineNote } from '../../components/QuarantineNote';
 import { SignatureLink } from '../../components/SignatureLink';
 import { ToneText, toneOf } from '../../components/Tone';
 import { VerdictBadge } from '../../components/VerdictBadge';
@@ -161,6 +162,7 @@ export function TestRow({
         ) : null}
       </Box>
       {failure ? <VerdictBadge verdict={failure.verdict} /> : null}
+      {failure ? <QuarantineNote quarantine={failure.quarantine} /> : null}
       {failure?.signature && row.depth === 2 ? (
         <SignatureLink projectId={projectId} signature={failure.signature} />
       ) : null}

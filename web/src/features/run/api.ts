@@ -39,3 +39,20 @@ export const baseRunsQuery = (projectId: string) =>
       ).data,
     staleTime: MINUTE,
   });
+
+export type RunGate = Read<'/{projectId}/test-runs/{runId}/gate'>;
+export type GateRuleResult = RunGate['rules'][number];
+
+/** A run's quality gate: pending while it runs, so its status is in the key and it is read again at the end. */
+export const runGateQuery = (projectId: string, runId: string, status: string) =>
+  queryOptions({
+    queryKey: ['run-gate', projectId, runId, status],
+    queryFn: async ({ signal }): Promise<RunGate> =>
+      unwrap(
+        await verdict.api.GET('/{projectId}/test-runs/{runId}/gate', {
+          params: { path: { projectId, runId } },
+          signal,
+        }),
+      ).data,
+    staleTime: MINUTE,
+  });

@@ -3,6 +3,7 @@ import { Box, Collapse, Group, Paper, ScrollArea, Stack, Text, UnstyledButton } 
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { RunFailure, TestBundle } from '../../api/queries';
+import { QuarantineNote } from '../../components/QuarantineNote';
 import { SignatureLink } from '../../components/SignatureLink';
 import { VerdictBadge } from '../../components/VerdictBadge';
 import { plain } from './plain';
@@ -35,6 +36,7 @@ function FailureVerdictLine({ failure, projectId }: { failure: RunFailure; proje
   return (
     <Group gap="xs" aria-label="Verdict">
       <VerdictBadge verdict={failure.verdict} size="sm" />
+      <QuarantineNote quarantine={failure.quarantine} />
       {failure.signature ? (
         <>
           <Text size="xs" c="dimmed">
