@@ -17,13 +17,14 @@ import { flakyRoute } from './features/flaky/route';
 import { manualRunRoute } from './features/manual-runs/route';
 import { organizationRoute } from './features/organization/route';
 import { projectsRoute } from './features/projects/route';
+import { quarantineRoute } from './features/quarantine/route';
 import { releasesRoute } from './features/releases/route';
 import { runRoute } from './features/run/route';
 import { runsRoute } from './features/runs/route';
 import { settingsRoute } from './features/settings/route';
 import { signInRoute } from './features/sign-in/route';
 import { suiteRoute } from './features/suite/route';
-import { testRoute } from './features/test/route';
+import { latestTestRoute, testRoute } from './features/test/route';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
@@ -35,11 +36,13 @@ const routeTree = rootRoute.addChildren([
       runsRoute,
       runRoute,
       testRoute,
+      latestTestRoute,
       suiteRoute,
       explorerRoute,
       flakyRoute,
       errorsRoute,
       errorGroupRoute,
+      quarantineRoute,
       dashboardRoute,
       analyticsRoute,
       organizationRoute,

@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver, type MantineColor } from '@mantine/core';
+import { Button, createTheme, type CSSVariablesResolver, type MantineColor } from '@mantine/core';
 
 /** Compact, for data-heavy pages (the look of Playwright's report: dense lists, quiet chrome). */
 export const theme = createTheme({
@@ -14,6 +14,16 @@ export const theme = createTheme({
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
   headings: { fontWeight: '600' },
   components: {
+    // autoContrast judges a primary filled button by its light-theme shade (blue 8: white text), also in the
+    // dark theme, where the shade is blue 4 and white reads at 2.5:1: there, its text is black.
+    Button: Button.extend({
+      vars: (_theme, props) => ({
+        root:
+          (props.variant ?? 'filled') === 'filled' && (props.color === undefined || props.color === 'blue')
+            ? { '--button-color': 'light-dark(var(--mantine-color-white), var(--mantine-color-black))' }
+            : {},
+      }),
+    }),
     Table: { defaultProps: { verticalSpacing: 6, horizontalSpacing: 'sm' } },
     // A select's options are rendered when it opens, not kept hidden from the start: Mantine's default
     // mounts every dropdown with the page and positions each one (floating-ui reading computed styles),
@@ -40,11 +50,18 @@ export const OUTCOME_COLORS: Record<string, MantineColor> = {
 };
 
 /**
- * Dimmed text (hints, secondary columns) with WCAG AA contrast (4.5:1) on every background of the app,
- * cards and code included: Mantine's defaults (gray 6 on white, dark 2 on dark 6) fall short.
+ * Dimmed text (hints, secondary columns) and form errors with WCAG AA contrast (4.5:1) on every background
+ * of the app, cards, code and dialogs included: Mantine's defaults (gray 6 on white, dark 2 on dark 6, red 6
+ * and red 8) fall short.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
+  dark: {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
+  },
 });

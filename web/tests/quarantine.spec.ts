@@ -1,7 +1,9 @@
 /**
  * Quarantine and quality gates in the browser (issue 32), on runs of their own (support/fixtureQuarantine):
- * the run's gate panel and its quarantined and "would mask" failures, checked with axe in both themes.
+ * the run's gate panel and its quarantined and "would mask" failures, and the quarantine page (views, owner,
+ * extend, lift). Each page is checked with axe in both themes.
  */
+import type { Page } from '@playwright/test';
 import { seedQuarantines, type QuarantineFixture } from './support/fixtureQuarantine';
 import { screenshotWithoutViolations } from './support/screenshots';
 import { expect, projectPath, settled, test } from './support/test';
@@ -25,6 +27,20 @@ test.afterAll(async () => {
   const state = verdictState();
   await clientFor(state, state.demoToken).setGateRules({});
 });
+
+/** The day `days` from today, as a date field takes it. */
+function dayFromToday(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+const rowOf = (page: Page, title: string) =>
+  page
+    .getByRole('table', { name: 'Quarantined tests' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: title, exact: true }) });
 
 test.describe('the run page, its quality gate', () => {
   test('when a run fails its gate, then the panel shows each rule against its threshold and links the failure that broke it; quarantined failures say so', async ({
@@ -82,5 +98,82 @@ test.describe('the run page, its quality gate', () => {
     const gate = page.getByRole('region', { name: 'Quality gate' });
     await expect(gate.getByText('Gate no rules')).toBeVisible();
     await expect(gate.getByText(/no gate rules when this run finished/)).toBeVisible();
+  });
+});
+
+test.describe('the quarantine page', () => {
+  test('when a view or an owner is picked, then the list and the URL follow; a member extends and lifts', async ({
+    page,
+    verdict,
+    signIn,
+  }, testInfo) => {
+    await signIn('member');
+    await page.goto(projectPath(verdict, '/quarantine'));
+    await expect(
+      page.getByRole('navigation', { name: 'Project pages' }).getByRole('link', { name: 'Quarantine' }),
+    ).toHaveAttribute('aria-current', 'page');
+    const soon = rowOf(page, 'quarantine › expires soon');
+    const later = rowOf(page, 'quarantine › expires later');
+    await expect(soon).toContainText('Quinn Owner');
+    await expect(soon).toContainText('chromium');
+    await expect(soon).toContainText('Waiting on the staging certificate');
+    await expect(soon.getByLabel('1 error forgiven')).toBeVisible();
+    await expect(later).toBeVisible();
+    await settled(page);
+    await screenshotWithoutViolations(page, testInfo, 'quarantine');
+
+    await page.getByText('Expiring soon (7 days)', { exact: true }).click();
+    await expect(page).toHaveURL(/view=expiring/);
+    await expect(soon).toBeVisible();
+    await expect(later).toHaveCount(0);
+
+    await page.getByText('Active', { exact: true }).click();
+    await page.getByRole('combobox', { name: 'Owner' }).fill('Quinn');
+    await page.getByRole('option', { name: 'Quinn Owner' }).click();
+    await expect(page).toHaveURL(/owner=/);
+    await expect(soon).toBeVisible();
+    await expect(later).toHaveCount(0);
+    await page.goto(projectPath(verdict, '/quarantine?view=expiring'));
+
+    // Extend: a day before the current expiry is refused in the dialog; three weeks ahead is not soon.
+    await soon.getByRole('button', { name: 'Extend quarantine › expires soon' }).click();
+    const extend = page.getByRole('dialog', { name: /^Extend the quarantine/ });
+    await extend.getByLabel('New expiry').fill(dayFromToday(2));
+    await extend.getByRole('button', { name: 'Extend' }).click();
+    await expect(extend.getByText('Pick a day after the current expiry')).toBeVisible();
+    await extend.getByLabel('New expiry').fill(dayFromToday(21));
+    await extend.getByRole('button', { name: 'Extend' }).click();
+    await expect(extend).toHaveCount(0);
+    await expect(soon).toHaveCount(0);
+
+    // Lift, with a reason: it leaves the active list for the lifted one.
+    await page.getByText('Active', { exact: true }).click();
+    await later.getByRole('button', { name: 'Lift quarantine › expires later' }).click();
+    const lift = page.getByRole('dialog', { name: /^Lift the quarantine/ });
+    await lift.getByLabel('Why (optional)').fill('Fixed in #204');
+    await lift.getByRole('button', { name: 'Lift quarantine' }).click();
+    await expect(lift).toHaveCount(0);
+    await expect(later).toHaveCount(0);
+    await page.getByText('Lifted', { exact: true }).click();
+    await expect(later).toContainText('Ended: Fixed in #204');
+    await expect(later.getByRole('button', { name: /^Lift/ })).toHaveCount(0);
+
+    // A test links to its page in its latest run.
+    await later.getByRole('link', { name: 'quarantine › expires later' }).click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${fixture.secondRunId}/tests/${fixture.caseIds.later}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'quarantine › expires later' })).toBeVisible();
+  });
+
+  test('when a viewer opens it, then it lists without Extend or Lift; an empty view says so', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('viewer');
+    await page.goto(projectPath(verdict, '/quarantine'));
+    await expect(rowOf(page, 'quarantine › forgiven failure')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^(Extend|Lift) / })).toHaveCount(0);
+    await page.goto(projectPath(verdict, `/quarantine?view=expired`));
+    await expect(page.getByRole('heading', { name: 'Nothing here' })).toBeVisible();
   });
 });

@@ -27,7 +27,7 @@ export const verdict = createVerdictClient({
   retry: { maxAttempts: 3, maxElapsedMs: 20_000 },
 });
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** The `data` of a GET operation's success envelope. */
@@ -51,6 +51,7 @@ export function describeError(error: unknown): { title: string; message: string;
       401: 'You are signed out',
       403: 'Not allowed',
       404: 'Not found',
+      409: 'It changed meanwhile',
       429: 'Too many requests',
     };
     return {

@@ -32,6 +32,7 @@ const PROJECT_PAGES = [
   { to: '/projects/$projectId/explorer', label: 'Explorer' },
   { to: '/projects/$projectId/flaky', label: 'Flaky tests' },
   { to: '/projects/$projectId/errors', label: 'Errors' },
+  { to: '/projects/$projectId/quarantine', label: 'Quarantine' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/releases', label: 'Manual runs' },
   { to: '/projects/$projectId/organization', label: 'Organization' },
@@ -126,7 +127,8 @@ export function AppLayout() {
           <Group gap="md" wrap="nowrap" className={classes.start}>
             <Link to="/projects" className={classes.brand} aria-label="Verdict: your projects">
               <img src="/favicon.svg" alt="" width={22} height={22} />
-              <Text fw={700} visibleFrom="sm">
+              {/* The name gives way to the pages' links below 1408 px; the logo and its label stay. */}
+              <Text fw={700} visibleFrom="xl">
                 Verdict
               </Text>
             </Link>

@@ -27,7 +27,7 @@ export function ConfirmDialog({
 }) {
   const failure = error ? describeError(error) : null;
   return (
-    <Modal opened={opened} onClose={onClose} title={title}>
+    <Modal opened={opened} onClose={onClose} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
         <Text size="sm">{children}</Text>
         {failure ? (

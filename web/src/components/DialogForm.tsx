@@ -30,7 +30,7 @@ export function DialogForm({
 }) {
   const described = error ? describeError(error) : null;
   return (
-    <Modal opened onClose={onClose} title={title} size="lg">
+    <Modal opened onClose={onClose} title={title} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       <form
         onSubmit={(event: FormEvent) => {
           event.preventDefault();
