@@ -1,7 +1,8 @@
 /**
  * Quarantine and quality gates in the browser (issue 32), on runs of their own (support/fixtureQuarantine):
- * the run's gate panel and its quarantined and "would mask" failures, and the quarantine page (views, owner,
- * extend, lift). Each page is checked with axe in both themes.
+ * the run's gate panel and its quarantined and "would mask" failures, the quarantine page (views, owner,
+ * extend, lift), the dialog that quarantines a test from its page, and the gate rules in settings. Each page
+ * is checked with axe in both themes.
  */
 import type { Page } from '@playwright/test';
 import { seedQuarantines, type QuarantineFixture } from './support/fixtureQuarantine';
@@ -175,5 +176,91 @@ test.describe('the quarantine page', () => {
     await expect(page.getByRole('button', { name: /^(Extend|Lift) / })).toHaveCount(0);
     await page.goto(projectPath(verdict, `/quarantine?view=expired`));
     await expect(page.getByRole('heading', { name: 'Nothing here' })).toBeVisible();
+  });
+});
+
+test.describe('quarantining a test from its page', () => {
+  test('when the form is incomplete, then it says what is missing; once complete, the test shows its quarantine', async ({
+    page,
+    verdict,
+    signIn,
+  }, testInfo) => {
+    await signIn('member');
+    await page.goto(
+      projectPath(verdict, `/runs/${fixture.firstRunId}/tests/${fixture.caseIds.fromPage}?project=chromium`),
+    );
+    await page.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Quarantine quarantine › quarantined from its page' });
+    await expect(dialog.getByLabel('Expires')).toHaveValue(dayFromToday(14));
+    await expect(dialog.getByRole('combobox', { name: 'Owner' })).toHaveValue('Robin Member (me)');
+    const signature = dialog.getByRole('checkbox', { name: /Error: the echo check went wrong/ });
+    await expect(signature).toBeChecked();
+    await expect(dialog.getByText('1×')).toBeVisible();
+    await expect(dialog.getByRole('checkbox', { name: 'Only on chromium' })).toBeChecked();
+
+    await dialog.getByLabel('Expires').fill(dayFromToday(120));
+    await signature.uncheck();
+    await dialog.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    await expect(dialog.getByText('Say why the test is quarantined')).toBeVisible();
+    await expect(dialog.getByText('At most 90 days from today', { exact: true }).last()).toBeVisible();
+    await expect(dialog.getByText('Pick at least one error')).toBeVisible();
+    await screenshotWithoutViolations(page, testInfo, 'quarantine-dialog');
+
+    await dialog.getByLabel('Reason').fill('Echo service is down in staging; fix in #210');
+    await dialog.getByLabel('Expires').fill(dayFromToday(10));
+    await signature.check();
+    await dialog.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    const badge = page.getByRole('link', { name: /^Quarantined until / });
+    await expect(badge).toBeVisible();
+    await page.reload();
+    await expect(badge).toBeVisible();
+    await badge.click();
+    await expect(rowOf(page, 'quarantine › quarantined from its page')).toContainText(
+      'Echo service is down in staging',
+    );
+  });
+
+  test('when the test is quarantined by someone else meanwhile, then the dialog shows the refusal', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    const person = await signIn('member');
+    await page.goto(
+      projectPath(verdict, `/runs/${fixture.firstRunId}/tests/${fixture.caseIds.meanwhile}?project=chromium`),
+    );
+    await page.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason').fill('Quarantined twice');
+    await clientFor(verdict, verdict.demoToken).quarantineTest({
+      testCaseId: fixture.caseIds.meanwhile,
+      project: 'chromium',
+      reason: 'Quarantined first by someone else',
+      ownerId: person.userId,
+      expiresAt: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    });
+    await dialog.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    const alert = dialog.getByRole('alert');
+    await expect(alert).toContainText('It changed meanwhile');
+    await expect(alert).toContainText('quarantined already');
+    await expect(dialog).toBeVisible();
+  });
+});
+
+test.describe('quarantining a flaky test from the list', () => {
+  test('when a flaky test is quarantined from its row, then the dialog opens on it with its errors', async ({
+    page,
+    verdict,
+    signIn,
+  }) => {
+    await signIn('member');
+    await page.goto(projectPath(verdict, '/flaky'));
+    await page.getByRole('button', { name: /^Quarantine .*pays with a card$/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Quarantine .*pays with a card$/ });
+    await expect(dialog.getByRole('checkbox', { name: /expect\(locator\)\.toHaveText/ })).toBeChecked();
+    await expect(dialog.getByRole('checkbox', { name: /^Only on/ })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
   });
 });

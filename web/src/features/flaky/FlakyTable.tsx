@@ -1,8 +1,14 @@
-/** The flaky tests as a table: test, flaky and fail rates, executions, last flaky day, the trend strip. */
-import { Badge, Table, Text } from '@mantine/core';
+/**
+ * The flaky tests as a table: test, flaky and fail rates, executions, last flaky day, the trend strip, and
+ * for writers a button that quarantines the test (on every platform).
+ */
+import { Badge, Button, Table, Text } from '@mantine/core';
+import { useState } from 'react';
 import type { ExplorerData } from '../../api/queries';
+import { useCanWrite } from '../../api/role';
 import { AnchorLink } from '../../components/AnchorLink';
 import { formatPercent } from '../../components/format';
+import { QuarantineDialog, type QuarantineTarget } from '../../components/QuarantineDialog';
 import { badgeToneVars } from '../../components/Tone';
 import { FlakyStrip } from './FlakyStrip';
 import { flakyKey, lastDay } from './flakyTrend';
@@ -17,7 +23,18 @@ interface Trend {
   ready: boolean;
 }
 
-function FlakyRow({ test, projectId, trend }: { test: FlakyTest; projectId: string; trend: Trend }) {
+function FlakyRow({
+  test,
+  projectId,
+  trend,
+  onQuarantine,
+}: {
+  test: FlakyTest;
+  projectId: string;
+  trend: Trend;
+  /** Absent: the person may not quarantine. */
+  onQuarantine: ((target: QuarantineTarget) => void) | null;
+}) {
   const dates = trend.flakyDays.get(flakyKey(test.specName, test.title)) ?? [];
   const flakyOn = new Set(dates.map((date) => date.slice(0, 10)));
   return (
@@ -48,6 +65,20 @@ function FlakyRow({ test, projectId, trend }: { test: FlakyTest; projectId: stri
       <Table.Td>
         {trend.ready ? <FlakyStrip windowDays={trend.windowDays} flakyOn={flakyOn} /> : null}
       </Table.Td>
+      {onQuarantine ? (
+        <Table.Td>
+          <Button
+            size="compact-sm"
+            variant="default"
+            aria-label={`Quarantine ${test.fullTitle}`}
+            onClick={() =>
+              onQuarantine({ testCaseId: test.testCaseId, title: test.fullTitle, project: null })
+            }
+          >
+            Quarantine
+          </Button>
+        </Table.Td>
+      ) : null}
     </Table.Tr>
   );
 }
@@ -63,6 +94,8 @@ export function FlakyTable({
   days: number;
   trend: Trend;
 }) {
+  const canWrite = useCanWrite(projectId);
+  const [target, setTarget] = useState<QuarantineTarget | null>(null);
   return (
     <Table.ScrollContainer minWidth={900}>
       <Table striped highlightOnHover aria-label="Flaky tests">
@@ -74,14 +107,24 @@ export function FlakyTable({
             <Table.Th ta="right">Executions</Table.Th>
             <Table.Th>Last flaky</Table.Th>
             <Table.Th>Trend ({days} days)</Table.Th>
+            {canWrite ? <Table.Th>Actions</Table.Th> : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {tests.map((test) => (
-            <FlakyRow key={test.testCaseId} test={test} projectId={projectId} trend={trend} />
+            <FlakyRow
+              key={test.testCaseId}
+              test={test}
+              projectId={projectId}
+              trend={trend}
+              onQuarantine={canWrite ? setTarget : null}
+            />
           ))}
         </Table.Tbody>
       </Table>
+      {target ? (
+        <QuarantineDialog projectId={projectId} target={target} onClose={() => setTarget(null)} />
+      ) : null}
     </Table.ScrollContainer>
   );
 }

@@ -1,10 +1,11 @@
-/** The attempt picker, the trace viewer link and the debug bundle to copy. */
+/** The attempt picker, the trace viewer link, the test's quarantine (or the button to make one) and the debug bundle to copy. */
 import { Button, Group, SegmentedControl } from '@mantine/core';
 import { IconExternalLink, IconRoute } from '@tabler/icons-react';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { TestBundle } from '../../api/queries';
 import { CopyFetched } from '../../components/CopyButton';
 import { loadTestMarkdown } from './api';
+import { QuarantineControl } from './QuarantineControl';
 
 const route = getRouteApi('/signed-in/projects/$projectId/runs/$runId/tests/$caseId');
 
@@ -47,6 +48,10 @@ export function TestActions({ bundle }: { bundle: TestBundle }) {
           Open trace
         </Button>
       ) : null}
+      <QuarantineControl
+        projectId={projectId}
+        target={{ testCaseId: caseId, title: test.titlePath.join(' › '), project: test.project }}
+      />
       <CopyFetched
         label="Copy debug bundle (Markdown)"
         load={() =>
