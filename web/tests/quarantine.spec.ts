@@ -264,3 +264,44 @@ test.describe('quarantining a flaky test from the list', () => {
     await expect(dialog).toHaveCount(0);
   });
 });
+
+test.describe('the gate rules in settings', () => {
+  test('when an owner sets a rule, then it is saved and read back; a member reads the rules without editing them', async ({
+    page,
+    verdict,
+    signIn,
+  }, testInfo) => {
+    await signIn('owner');
+    await page.goto(projectPath(verdict, '/settings'));
+    const section = page.getByRole('region', { name: 'Quality gate' });
+    const rules = section.getByRole('table', { name: 'Gate rules' });
+    await expect(rules.getByRole('checkbox', { name: /^Failed tests/ })).toBeChecked();
+    await expect(rules.getByRole('textbox', { name: 'Pass rate threshold' })).toHaveValue('50');
+    await settled(page);
+    await screenshotWithoutViolations(page, testInfo, 'settings-gate');
+
+    await rules.getByRole('checkbox', { name: /^Flaky rate/ }).check();
+    await rules.getByRole('textbox', { name: 'Flaky rate threshold' }).fill('12.5');
+    await rules.getByRole('checkbox', { name: /^Platforms/ }).check();
+    await section.getByRole('button', { name: 'Save gate rules' }).click();
+    await expect(section.getByText('Name at least one platform')).toBeVisible();
+    await rules.getByLabel('Platforms threshold').fill('chromium');
+    await rules.getByLabel('Platforms threshold').press('Enter');
+    await section.getByRole('button', { name: 'Save gate rules' }).click();
+    await expect(section.getByRole('status')).toContainText('Saved');
+    const saved = await clientFor(verdict, verdict.demoToken).getGateRules();
+    expect(saved.rules).toEqual({
+      maxFailedTests: 0,
+      noNewFailures: true,
+      minPassRate: 0.5,
+      maxFlakyRate: 0.125,
+      requiredProjects: ['chromium'],
+    });
+
+    await signIn('member');
+    await page.reload();
+    await expect(section.getByRole('table', { name: 'Gate rules' })).toContainText('at most 12.5%');
+    await expect(section.getByRole('button', { name: 'Save gate rules' })).toHaveCount(0);
+    await expect(section.getByRole('checkbox')).toHaveCount(0);
+  });
+});

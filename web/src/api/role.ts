@@ -17,3 +17,6 @@ export function useCanManageWebhooks(projectId: string): boolean {
   const role = data?.projects.find((project) => project.id === projectId)?.role ?? null;
   return role === 'owner' || role === 'admin';
 }
+
+/** Quality gate rules are for owners and admins (issue 32); every role reads them. */
+export const useCanSetGateRules = useCanManageWebhooks;

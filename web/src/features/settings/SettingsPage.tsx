@@ -1,5 +1,6 @@
 /**
- * Project settings: the webhook subscriptions (spec §4.9, §6). Every member reads them and their delivery
+ * Project settings: the quality gate's rules (issue 32: owners and admins set them, others read them), then
+ * the webhook subscriptions (spec §4.9, §6). Every member reads them and their delivery
  * log (status, response code, time); owners and admins create them (the signing secret is shown once, to
  * copy), edit, pause or re-enable, send a test event to and delete them. Below them, the person's own
  * tokens (settings/OwnTokensSection).
@@ -8,8 +9,9 @@ import { Stack, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Webhook } from '../../api/queries';
-import { useCanManageWebhooks } from '../../api/role';
+import { useCanManageWebhooks, useCanSetGateRules } from '../../api/role';
 import { SecretOnceDialog } from '../../components/SecretOnceDialog';
+import { GateRulesSection } from './GateRulesSection';
 import { OwnTokensSection } from './OwnTokensSection';
 import { WebhookDialog } from './WebhookDialog';
 import { WebhooksSection } from './WebhooksSection';
@@ -19,6 +21,7 @@ const route = getRouteApi('/signed-in/projects/$projectId/settings');
 export function SettingsPage() {
   const { projectId } = route.useParams();
   const canManage = useCanManageWebhooks(projectId);
+  const canSetGate = useCanSetGateRules(projectId);
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   return (
@@ -26,6 +29,7 @@ export function SettingsPage() {
       <Title order={1} size="h2">
         Project settings
       </Title>
+      <GateRulesSection projectId={projectId} canManage={canSetGate} />
       <WebhooksSection projectId={projectId} canManage={canManage} onEdit={setEditing} />
       <OwnTokensSection projectId={projectId} />
       {editing ? (

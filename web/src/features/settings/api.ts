@@ -1,7 +1,7 @@
-/** The settings page's reads and writes: webhooks, their deliveries, one's own tokens. */
+/** The settings page's reads and writes: webhooks, their deliveries, one's own tokens, the gate rules. */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@verdict/client';
-import { verdict, type WriteBody } from '../../api/client';
+import { verdict, type Read, type WriteBody } from '../../api/client';
 import {
   everyPage,
   LIVE_INTERVAL_MS,
@@ -165,5 +165,26 @@ export function useRevokeToken(token: OwnToken, onRevoked: () => void) {
         queryKey: token.current ? sessionQuery().queryKey : ownTokensQuery().queryKey,
       });
     },
+  });
+}
+
+export type GateRulesDocument = Read<'/{projectId}/gate-rules'>;
+
+/** The project's quality gate rules (none: an empty object). */
+export const gateRulesQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: ['gate-rules', projectId],
+    queryFn: async ({ signal }): Promise<GateRulesDocument> =>
+      unwrap(await verdict.api.GET('/{projectId}/gate-rules', { params: path(projectId), signal })).data,
+    staleTime: 15_000,
+  });
+
+/** Sets the rules (an empty object removes the gate); the answer is the rules as saved. */
+export function useSaveGateRules(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (rules: WriteBody<'/{projectId}/gate-rules', 'put'>) =>
+      unwrap(await verdict.api.PUT('/{projectId}/gate-rules', { params: path(projectId), body: rules })).data,
+    onSuccess: (saved) => queryClient.setQueryData(gateRulesQuery(projectId).queryKey, saved),
   });
 }
