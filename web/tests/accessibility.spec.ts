@@ -65,6 +65,11 @@ const PAGES: PageCase[] = [
     ready: (page) => page.getByRole('table', { name: 'Flaky tests' }),
   },
   {
+    name: 'quarantine',
+    path: (verdict) => projectPath(verdict, '/quarantine'),
+    ready: (page) => page.getByRole('heading', { level: 1, name: 'Quarantine' }),
+  },
+  {
     name: 'dashboard',
     path: (verdict) => projectPath(verdict, '/dashboard'),
     ready: (page) => page.getByRole('heading', { name: 'Recent runs' }),
