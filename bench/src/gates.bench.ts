@@ -4,7 +4,7 @@
 // - the gate's judgement as a finishing run makes it (the verdicts of its failures and the rules against
 //   its stats, what run.finished waits for), 200 times on the last run;
 // - POST …/finish of each run's last shard through the gateway (records run.finished with the gate);
-// - the reporters' quarantine fetch, GET /quarantines?limit=1000 through the gateway;
+// - the reporters' quarantine fetch, GET /quarantined-tests (1,000 of them) through the gateway;
 // each next to token-info through the same gateway, in the same run.
 import { startGateway } from '@verdict/gateway';
 import {
@@ -283,7 +283,7 @@ export async function benchGates(databaseUrl: string): Promise<BenchRow[]> {
     if (i >= WARMUP) judged.push(performance.now() - started);
   }
   const p = `${base}/api/public/v1/${project.id}`;
-  const fetches = await timeRequests(`${p}/quarantines?status=active&limit=1000`, tokens, REQUESTS);
+  const fetches = await timeRequests(`${p}/quarantined-tests`, tokens, REQUESTS);
   const tokenInfo = await timeRequests(`${p}/token-info`, tokens, REQUESTS);
 
   await new Promise((resolve) => server.close(resolve));

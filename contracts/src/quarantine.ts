@@ -119,7 +119,25 @@ export const LiftQuarantineRequest = z.strictObject({
 });
 export type LiftQuarantineRequest = z.infer<typeof LiftQuarantineRequest>;
 
+/** A test quarantined now, as a reporter enforces it: which failures of it are forgiven. */
+export const QuarantinedTest = z.object({
+  quarantineId: z.string(),
+  testCaseId: z.string(),
+  project: z.string().nullable().describe('The Playwright project it covers; null: every platform'),
+  ownerId: z.string(),
+  expiresAt: Timestamp,
+  signatureIds: z.array(z.string()).describe('The error signatures it forgives'),
+});
+export type QuarantinedTest = z.infer<typeof QuarantinedTest>;
+
+export const QuarantinedTests = z.object({
+  at: Timestamp.describe('The time the list holds for: a quarantine expiring later is in it'),
+  items: z.array(QuarantinedTest),
+});
+export type QuarantinedTests = z.infer<typeof QuarantinedTests>;
+
 export const QuarantineResponse = successEnvelope(Quarantine);
+export const QuarantinedTestsResponse = successEnvelope(QuarantinedTests);
 export const QuarantineListResponse = listEnvelope(Quarantine);
 
 // ---------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   QuarantineListResponse,
   QuarantinePath,
   QuarantineResponse,
+  QuarantinedTestsResponse,
   RunGateResponse,
 } from './quarantine';
 import { ProjectReadPath, TestRunPath } from './testResultsReads';
@@ -56,6 +57,18 @@ export const quarantineRoutes = defineRoutes([
       404: refused('TEST_CASE_NOT_FOUND: the project has no such test'),
       409: refused('CONFLICT: the test is quarantined already on this platform'),
     },
+  },
+  {
+    method: 'get',
+    path: '/{projectId}/quarantined-tests',
+    summary: 'Every test quarantined now, with the signatures each forgives (what reporters enforce)',
+    description:
+      'Not paginated: the reporters fetch it when a run begins and keep a copy for when Verdict cannot be reached.',
+    tag: QUARANTINE,
+    security: 'bearer',
+    roles: READER_ROLES,
+    params: ProjectReadPath,
+    responses: { 200: { description: 'OK', schema: QuarantinedTestsResponse } },
   },
   {
     method: 'get',

@@ -29,6 +29,7 @@ import type {
   Quarantine,
   QuarantineList,
   QuarantinesQuery,
+  QuarantinedTests,
   RunGate,
   ErrorGroupsQuery,
   FinishRunBody,
@@ -149,6 +150,8 @@ export interface VerdictClient {
   /** A page of the project's quarantines (active by default). */
   listQuarantines(query?: QuarantinesQuery, options?: CallOptions): Promise<QuarantineList>;
   quarantineTest(body: CreateQuarantineBody, options?: CallOptions): Promise<Quarantine>;
+  /** Every test quarantined now, with the signatures each forgives (one request, not paginated). */
+  listQuarantinedTests(options?: CallOptions): Promise<QuarantinedTests>;
   extendQuarantine(quarantineId: string, expiresAt: string, options?: CallOptions): Promise<Quarantine>;
   liftQuarantine(quarantineId: string, reason?: string, options?: CallOptions): Promise<Quarantine>;
   /** Imports JUnit XML as a finished run; importing the same report again answers its run. */
@@ -522,6 +525,15 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         ...(call?.signal ? { signal: call.signal } : {}),
       });
       return ok(result, 'GET');
+    },
+
+    async listQuarantinedTests(call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/quarantined-tests', {
+        params: { path: { projectId } },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
     },
 
     async quarantineTest(body, call) {

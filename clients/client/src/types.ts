@@ -42,6 +42,7 @@ type RunGateOperation = Operation<'/{projectId}/test-runs/{runId}/gate', 'get'>;
 type GateRulesOperation = Operation<'/{projectId}/gate-rules', 'put'>;
 type QuarantinesOperation = Operation<'/{projectId}/quarantines', 'get'>;
 type QuarantineOperation = Operation<'/{projectId}/quarantines', 'post'>;
+type QuarantinedTestsOperation = Operation<'/{projectId}/quarantined-tests', 'get'>;
 
 /** The body of "start a run" (`ciRunId`, `title`, `branch`, `commit`, `ci`, `shard`…). */
 export type StartRunBody = JsonBody<StartRun>;
@@ -96,6 +97,8 @@ export type QuarantinesQuery = QueryOf<QuarantinesOperation>;
 /** A page of quarantines: `data` and `pagination`. */
 export type QuarantineList = JsonAnswer<QuarantinesOperation, 200>;
 export type CreateQuarantineBody = JsonBody<QuarantineOperation>;
+/** Every test quarantined now with the signatures each forgives: what reporters enforce. */
+export type QuarantinedTests = DataOf<QuarantinedTestsOperation, 200>;
 /** The stable error codes of the error envelope (spec §7 and API.md). */
 // Every error answer shares the envelope; the validation error's is as good as any to name the codes.
 export type ErrorCode =

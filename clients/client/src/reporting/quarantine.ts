@@ -13,10 +13,6 @@ import type { VerdictClient } from '@verdict/client';
 /** Where the copy is kept unless told otherwise; `VERDICT_QUARANTINE_FILE`. */
 export const QUARANTINE_FILE = '.verdict/quarantine.json';
 const COPY_VERSION = 1;
-/** Quarantines per request: the most the list route gives. */
-const PAGE = 1_000;
-/** A project with more than this many active quarantines has bigger problems than a partial list. */
-const MAX_PAGES = 20;
 
 export interface KnownQuarantine {
   id: string;
@@ -44,22 +40,15 @@ interface QuarantineCopy {
 }
 
 async function fetchAll(client: VerdictClient): Promise<KnownQuarantine[]> {
-  const found: KnownQuarantine[] = [];
-  for (let page = 1; page <= MAX_PAGES; page += 1) {
-    const { data, pagination } = await client.listQuarantines({ status: 'active', limit: PAGE, page });
-    for (const quarantine of data) {
-      found.push({
-        id: quarantine.id,
-        testCaseId: quarantine.testCaseId,
-        project: quarantine.project ?? null,
-        ownerId: quarantine.ownerId,
-        expiresAt: quarantine.expiresAt,
-        signatureIds: quarantine.evidence.signatures.map((signature) => signature.id),
-      });
-    }
-    if (!pagination.hasNext) break;
-  }
-  return found;
+  const { items } = await client.listQuarantinedTests();
+  return items.map((item) => ({
+    id: item.quarantineId,
+    testCaseId: item.testCaseId,
+    project: item.project ?? null,
+    ownerId: item.ownerId,
+    expiresAt: item.expiresAt,
+    signatureIds: item.signatureIds,
+  }));
 }
 
 /**

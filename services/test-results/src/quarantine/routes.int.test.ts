@@ -251,6 +251,33 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
       expect(soon.body.data.map((q) => q.id)).toEqual([quarantineId]);
       expect((await call('GET', `/quarantines/${quarantineId}`, undefined, P2)).status).toBe(404);
     });
+
+    it('when the reporters ask for the quarantined tests, then each active quarantine comes with the signatures it forgives', async () => {
+      const listed = await call<{ at: string; items: unknown[] }>(
+        'GET',
+        '/quarantined-tests',
+        undefined,
+        P1,
+        'viewer',
+      );
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toEqual({
+        at: clock.now().toISOString(),
+        items: [
+          {
+            quarantineId,
+            testCaseId: caseId('pays'),
+            project: null,
+            ownerId: 'ada',
+            expiresAt: new Date(Date.parse(START) + 14 * DAY).toISOString(),
+            signatureIds: [sigOf(TIMEOUT)],
+          },
+        ],
+      });
+      expect(
+        (await call<{ items: unknown[] }>('GET', '/quarantined-tests', undefined, P2)).body.data.items,
+      ).toEqual([]);
+    });
   });
 
   describe('what a quarantine does to verdicts and the gate', () => {

@@ -19,7 +19,7 @@ import type { TestResultsReadStore } from '../readStore';
 import { evidenceOf, targetOf } from './evidence';
 import { isMember } from './members';
 import { quarantineDecider, quarantineStream, type QuarantineCommand } from './quarantine';
-import { listQuarantines, overlappingQuarantine, quarantineById } from './quarantineList';
+import { activeQuarantines, listQuarantines, overlappingQuarantine, quarantineById } from './quarantineList';
 
 export interface QuarantineRouteDeps {
   store: TestResultsReadStore;
@@ -103,6 +103,14 @@ export function createQuarantineRoutes({ store, commands, clock }: QuarantineRou
       return reply.created(await found(projectId, quarantineId), {
         location: `/${encodeURIComponent(projectId)}/quarantines/${quarantineId}`,
       });
+    },
+    'get /{projectId}/quarantined-tests': async (_input, { projectId }) => {
+      const now = clock.now();
+      const active = await activeQuarantines(store.db, schema, projectId, null, now);
+      return {
+        at: now.toISOString(),
+        items: active.map(({ platform, ...quarantine }) => ({ ...quarantine, project: platform })),
+      };
     },
     'get /{projectId}/quarantines/{quarantineId}': ({ params }, { projectId }) =>
       found(projectId, params.quarantineId),
