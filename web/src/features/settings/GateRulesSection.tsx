@@ -148,7 +148,7 @@ function RulesForm({ projectId, document }: { projectId: string; document: GateR
       }}
     >
       <Stack gap="sm">
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={720} maw={960}>
           <Table aria-label="Gate rules">
             <Table.Thead>
               <Table.Tr>
