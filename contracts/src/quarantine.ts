@@ -8,7 +8,7 @@ import { listEnvelope, successEnvelope } from './envelope';
 import { queryInteger } from './http';
 import { InstantInput } from './instant';
 import { GateRuleResult, GateRules } from './gates';
-import { MAX_QUARANTINE_DAYS, QuarantineEvidence, ReleaseRule } from './quarantineEvents';
+import { MAX_QUARANTINE_DAYS, QuarantineEvidence, QuarantinePolicy, ReleaseRule } from './quarantineEvents';
 
 const Timestamp = z.string().describe('RFC 3339, UTC');
 const SignatureId = z
@@ -167,3 +167,11 @@ export type RunGate = z.infer<typeof RunGate>;
 
 export const GateRulesResponse = successEnvelope(GateRulesDocument);
 export const RunGateResponse = successEnvelope(RunGate);
+
+export const QuarantinePolicyDocument = z.object({
+  policy: QuarantinePolicy.nullable().describe('null: never set (off)'),
+  updatedAt: Timestamp.nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type QuarantinePolicyDocument = z.infer<typeof QuarantinePolicyDocument>;
+export const QuarantinePolicyResponse = successEnvelope(QuarantinePolicyDocument);

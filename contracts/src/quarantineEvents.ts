@@ -100,6 +100,31 @@ export const TestQuarantineExpired = defineEvent(
   z.object({ quarantineId: z.string(), expiredAt: Timestamp, at: Timestamp }),
 );
 
+/** The days after a person lifts an automatic quarantine during which the policy leaves that test alone. */
+export const AUTO_QUARANTINE_MEMORY_DAYS = 30;
+
+/**
+ * A project's auto-quarantine policy (off by default): a test flaky in more than `minFlakyRate` of at least
+ * `minExecutions` executions on the default branch in the last 30 days is quarantined for its errors of
+ * those days, owned by `ownerId`, for `days` days.
+ */
+export const QuarantinePolicy = z
+  .object({
+    enabled: z.boolean(),
+    minFlakyRate: z.number().gt(0).max(1).describe('Quarantined when flaky in more than this share'),
+    minExecutions: z.number().int().min(1).max(10_000),
+    days: z.number().int().min(1).max(MAX_QUARANTINE_DAYS).describe('How long an automatic quarantine lasts'),
+    ownerId: z.string().min(1).describe('A member: the owner of the automatic quarantines'),
+  })
+  .strict();
+export type QuarantinePolicy = z.infer<typeof QuarantinePolicy>;
+
+export const QuarantinePolicyChanged = defineEvent(
+  'quarantine.policy-changed',
+  1,
+  z.object({ projectId: z.string(), policy: QuarantinePolicy, by: z.string(), at: Timestamp }),
+);
+
 export const QUARANTINE_EVENTS = [
   TestQuarantined,
   TestQuarantineExtended,

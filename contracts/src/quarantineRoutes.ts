@@ -11,9 +11,11 @@ import {
   QuarantinePath,
   QuarantineResponse,
   QuarantinedTestsResponse,
+  QuarantinePolicyResponse,
   RunGateResponse,
 } from './quarantine';
 import { ProjectReadPath, TestRunPath } from './testResultsReads';
+import { QuarantinePolicy } from './quarantineEvents';
 
 const QUARANTINE = 'Quarantine';
 const GATES = 'Quality Gates';
@@ -111,6 +113,29 @@ export const quarantineRoutes = defineRoutes([
       404: NO_QUARANTINE,
       409: ENDED,
     },
+  },
+  {
+    method: 'get',
+    path: '/{projectId}/quarantine-policy',
+    summary: "The project's auto-quarantine policy (off until set)",
+    tag: QUARANTINE,
+    security: 'bearer',
+    roles: READER_ROLES,
+    params: ProjectReadPath,
+    responses: { 200: { description: 'OK', schema: QuarantinePolicyResponse } },
+  },
+  {
+    method: 'put',
+    path: '/{projectId}/quarantine-policy',
+    summary: 'Set the auto-quarantine policy: flaky tests on the default branch quarantined by themselves',
+    description:
+      'Judged when a run on the default branch finishes, for the tests flaky in it. A test whose automatic quarantine a person lifted is left alone for 30 days. 400 VALIDATION_ERROR: a bad field, an owner who is not a member.',
+    tag: QUARANTINE,
+    security: 'bearer',
+    roles: WRITER_ROLES,
+    params: ProjectReadPath,
+    body: QuarantinePolicy,
+    responses: { 200: { description: 'Set', schema: QuarantinePolicyResponse }, 400: INVALID },
   },
 ]);
 

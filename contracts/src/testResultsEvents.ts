@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GateRulesChanged, RunGateRecord } from './gates';
-import { QUARANTINE_EVENTS } from './quarantineEvents';
+import { QUARANTINE_EVENTS, QuarantinePolicyChanged } from './quarantineEvents';
 import { defineEvent, type EventOf } from './events';
 import { RecordedResultItem } from './testResults';
 
@@ -287,6 +287,7 @@ export const TEST_RESULTS_EVENTS = [
   RunCiRunClaimed,
   RunCounterAllocated,
   ...QUARANTINE_EVENTS,
+  QuarantinePolicyChanged,
   GateRulesChanged,
 ] as const;
 

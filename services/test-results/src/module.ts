@@ -53,8 +53,7 @@ import { membersProjection } from './quarantine/members';
 import { quarantineListProjection } from './quarantine/quarantineList';
 import { createQuarantineRoutes } from './quarantine/routes';
 import { createQuarantineSweep } from './quarantine/sweep';
-import { quarantineDecider, quarantineStream } from './quarantine/quarantine';
-import { releasedBy } from './quarantine/release';
+import { autoQuarantine } from './quarantine/atFinish';
 
 /**
  * The read models of the service, one per slice, applied inline by every append and by one projector (one
@@ -225,32 +224,18 @@ export function createTestResultsModule(
     const gate = await judgeRun(store, projectId, runId, failures, finishedAt);
     return { failures: failures && failuresSummary(failures), gate };
   };
-  // Quarantines whose release rule the finished run meets are lifted; a failure here never fails the
-  // finish (the next clean run on the branch judges them again).
+  // When a run finishes: quarantines whose release rule it meets are lifted, and the auto-quarantine
+  // policy quarantines its flaky tests; a failure here never fails the finish (the next run on the branch
+  // judges them again).
   const onRunFinished = async (projectId: string, runId: string) => {
     try {
-      const now = ports.clock.now();
-      for (const { quarantineId, cleanRuns, branch } of await releasedBy(
-        { db: ports.db, schemas },
+      await autoQuarantine(
+        { store: { db: ports.db, schemas }, commands, clock: ports.clock },
         projectId,
         runId,
-        now,
-      )) {
-        await commands.handle(
-          quarantineStream(quarantineId),
-          quarantineDecider,
-          {
-            type: 'lift',
-            reason: `released: ${cleanRuns} clean run${cleanRuns === 1 ? '' : 's'} in a row on ${branch}`,
-            automatic: true,
-            by: 'verdict',
-            now,
-          },
-          { metadata: { projectId, occurredAt: now }, retries: 5 },
-        );
-      }
+      );
     } catch (error) {
-      logger.warn({ err: error, projectId, runId }, 'judging the release rules of quarantines failed');
+      logger.warn({ err: error, projectId, runId }, 'judging quarantines at the finish of a run failed');
     }
   };
   const ingest = createIngest({

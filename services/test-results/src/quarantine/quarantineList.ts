@@ -7,6 +7,9 @@
  */
 import {
   parseQuarantineEvent,
+  QuarantinePolicyChanged,
+  type QuarantinePolicy,
+  type QuarantinePolicyDocument,
   type Quarantine,
   type QuarantineEvent,
   type QuarantineEvidence,
@@ -28,6 +31,10 @@ async function setup(tx: SqlExecutor, s: string): Promise<void> {
   await tx.query(
     `CREATE INDEX IF NOT EXISTS quarantines_test ON ${s}.quarantines (project_id, test_case_id, status)`,
   );
+  // The project's auto-quarantine policy (policy.ts), one row per project once set.
+  await tx.query(`CREATE TABLE IF NOT EXISTS ${s}.quarantine_policies (
+    project_id text PRIMARY KEY, policy jsonb NOT NULL, updated_at timestamptz NOT NULL,
+    updated_by text NOT NULL)`);
   // The sweep looks for active quarantines whose expiry has come.
   await tx.query(
     `CREATE INDEX IF NOT EXISTS quarantines_due ON ${s}.quarantines (expires_at) WHERE status = 'active'`,
@@ -110,10 +117,24 @@ export function quarantineListProjection(name: string): Projection {
       'test.quarantine-signatures-changed',
       'test.quarantine-lifted',
       'test.quarantine-expired',
+      'quarantine.policy-changed',
     ],
     setup,
     async apply(tx, events: StoredEvent[], s) {
-      for (const stored of events) await applyOne(tx, s, parseQuarantineEvent(stored));
+      for (const stored of events) {
+        if (QuarantinePolicyChanged.is(stored)) {
+          const { projectId, policy, by, at } = QuarantinePolicyChanged.parse(stored);
+          await tx.query(
+            `INSERT INTO ${s}.quarantine_policies (project_id, policy, updated_at, updated_by)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (project_id) DO UPDATE SET policy = EXCLUDED.policy, updated_at = EXCLUDED.updated_at,
+               updated_by = EXCLUDED.updated_by`,
+            [projectId, JSON.stringify(policy), at, by],
+          );
+        } else {
+          await applyOne(tx, s, parseQuarantineEvent(stored));
+        }
+      }
     },
   };
 }
@@ -327,4 +348,23 @@ export async function dueQuarantines(
     [now.toISOString(), limit],
   );
   return rows.map((row) => ({ quarantineId: row.quarantine_id, projectId: row.project_id }));
+}
+
+/**
+ * The project's auto-quarantine policy; never set: null.
+ *
+ * @example const { policy } = await quarantinePolicyOf(db, schema, projectId);
+ */
+export async function quarantinePolicyOf(
+  db: SqlExecutor,
+  schema: string,
+  projectId: string,
+): Promise<QuarantinePolicyDocument> {
+  const { rows } = await db.query<{ policy: QuarantinePolicy; updated_at: Timestamp; updated_by: string }>(
+    `SELECT policy, updated_at, updated_by FROM ${schema}.quarantine_policies WHERE project_id = $1`,
+    [projectId],
+  );
+  const [row] = rows;
+  if (!row) return { policy: null, updatedAt: null, updatedBy: null };
+  return { policy: row.policy, updatedAt: iso(row.updated_at), updatedBy: row.updated_by };
 }

@@ -480,4 +480,67 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
       expect(lifted).toMatchObject({ type: 'test.quarantine-lifted', data: { automatic: true } });
     });
   });
+
+  describe('the auto-quarantine policy', () => {
+    const flaky = (title: string, at: string): ResultItem[] => [
+      item(title, ['failed', TIMEOUT], at),
+      { ...item(title, 'passed', at), attempt: 1 },
+    ];
+    const at = () => {
+      clock.advance(60_000);
+      return clock.now().toISOString();
+    };
+    const policy = { enabled: true, minFlakyRate: 0.5, minExecutions: 3, days: 7, ownerId: 'ada' };
+    const wobbles = () =>
+      call<Quarantine[]>('GET', `/quarantines?status=all&testCaseId=${caseId('wobbles')}`);
+
+    it('when the policy is set by a viewer, or names an owner who is not a member, then 403 or 400; off until set', async () => {
+      expect((await call('GET', '/quarantine-policy')).body.data).toEqual({
+        policy: null,
+        updatedAt: null,
+        updatedBy: null,
+      });
+      expect((await call('PUT', '/quarantine-policy', policy, P1, 'viewer')).status).toBe(403);
+      const stranger = await call(
+        'PUT',
+        '/quarantine-policy',
+        { ...policy, ownerId: 'stranger' },
+        P1,
+        'member',
+      );
+      expect(stranger.status).toBe(400);
+      expect(stranger.body.error.message).toContain('ownerId');
+      const bad = await call('PUT', '/quarantine-policy', { ...policy, days: 91 }, P1, 'member');
+      expect(bad.status).toBe(400);
+      const set = await call('PUT', '/quarantine-policy', policy, P1, 'member');
+      expect(set.status).toBe(200);
+      expect(set.body.data).toMatchObject({ policy, updatedBy: 'u' });
+    });
+
+    it('when a test is flaky in more than the threshold across enough runs on main, then it is quarantined by itself for its errors', async () => {
+      await run([item('wobbles', 'passed', at())]);
+      await run(flaky('wobbles', at()));
+      expect((await wobbles()).body.data).toEqual([]);
+      await run(flaky('wobbles', at()));
+      const [made] = (await wobbles()).body.data;
+      expect(made).toMatchObject({
+        status: 'active',
+        automatic: true,
+        createdBy: 'verdict',
+        ownerId: 'ada',
+        project: 'chromium',
+        reason: 'auto-quarantined: flaky in 67% of 3 executions on main',
+        expiresAt: new Date(clock.now().getTime() + 7 * DAY).toISOString(),
+        evidence: { signatures: [{ id: sigOf(TIMEOUT), occurrences: 2 }] },
+      });
+    });
+
+    it('when a person lifts an automatic quarantine, then the policy leaves that test alone (30 days)', async () => {
+      const [made] = (await wobbles()).body.data;
+      await call('POST', `/quarantines/${made?.id ?? ''}/lift`, { reason: 'we fix it this week' });
+      await run(flaky('wobbles', at()));
+      const all = (await wobbles()).body.data;
+      expect(all.map((q) => q.status)).toEqual(['lifted']);
+    });
+  });
 });

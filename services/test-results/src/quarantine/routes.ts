@@ -19,7 +19,14 @@ import type { TestResultsReadStore } from '../readStore';
 import { evidenceOf, targetOf } from './evidence';
 import { isMember } from './members';
 import { quarantineDecider, quarantineStream, type QuarantineCommand } from './quarantine';
-import { activeQuarantines, listQuarantines, overlappingQuarantine, quarantineById } from './quarantineList';
+import {
+  activeQuarantines,
+  listQuarantines,
+  overlappingQuarantine,
+  quarantineById,
+  quarantinePolicyOf,
+} from './quarantineList';
+import { quarantinePolicyDecider, quarantinePolicyStream } from './policy';
 
 export interface QuarantineRouteDeps {
   store: TestResultsReadStore;
@@ -103,6 +110,21 @@ export function createQuarantineRoutes({ store, commands, clock }: QuarantineRou
       return reply.created(await found(projectId, quarantineId), {
         location: `/${encodeURIComponent(projectId)}/quarantines/${quarantineId}`,
       });
+    },
+    'get /{projectId}/quarantine-policy': (_input, { projectId }) =>
+      quarantinePolicyOf(store.db, schema, projectId),
+    'put /{projectId}/quarantine-policy': async ({ body }, ctx) => {
+      if (!(await isMember(store.db, store.schemas.members, ctx.organizationId, body.ownerId))) {
+        throw new ValidationError('ownerId: not a member of this project’s organization');
+      }
+      const now = clock.now();
+      await commands.handle(
+        quarantinePolicyStream(ctx.projectId),
+        quarantinePolicyDecider,
+        { type: 'setPolicy', projectId: ctx.projectId, policy: body, by: ctx.actor, now },
+        { metadata: { projectId: ctx.projectId, correlationId: ctx.correlationId, occurredAt: now } },
+      );
+      return quarantinePolicyOf(store.db, schema, ctx.projectId);
     },
     'get /{projectId}/quarantined-tests': async (_input, { projectId }) => {
       const now = clock.now();
