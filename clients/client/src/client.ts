@@ -30,6 +30,8 @@ import type {
   QuarantineList,
   QuarantinesQuery,
   QuarantinedTests,
+  QuarantinePolicy,
+  QuarantinePolicyDocument,
   RunGate,
   ErrorGroupsQuery,
   FinishRunBody,
@@ -154,6 +156,9 @@ export interface VerdictClient {
   listQuarantinedTests(options?: CallOptions): Promise<QuarantinedTests>;
   extendQuarantine(quarantineId: string, expiresAt: string, options?: CallOptions): Promise<Quarantine>;
   liftQuarantine(quarantineId: string, reason?: string, options?: CallOptions): Promise<Quarantine>;
+  getQuarantinePolicy(options?: CallOptions): Promise<QuarantinePolicyDocument>;
+  /** Sets the auto-quarantine policy (members and above). */
+  setQuarantinePolicy(policy: QuarantinePolicy, options?: CallOptions): Promise<QuarantinePolicyDocument>;
   /** Imports JUnit XML as a finished run; importing the same report again answers its run. */
   importJunit(report: ReportSource, query?: ImportQuery, options?: CallOptions): Promise<StartedRun>;
   /** Imports a report of Playwright's `json` reporter (the object, its text, or its file). */
@@ -525,6 +530,25 @@ export function createVerdictClient(options: VerdictClientOptions): VerdictClien
         ...(call?.signal ? { signal: call.signal } : {}),
       });
       return ok(result, 'GET');
+    },
+
+    async getQuarantinePolicy(call) {
+      const projectId = projectOf(call);
+      const result = await api.GET('/{projectId}/quarantine-policy', {
+        params: { path: { projectId } },
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'GET').data;
+    },
+
+    async setQuarantinePolicy(policy, call) {
+      const projectId = projectOf(call);
+      const result = await api.PUT('/{projectId}/quarantine-policy', {
+        params: { path: { projectId } },
+        body: policy,
+        ...(call?.signal ? { signal: call.signal } : {}),
+      });
+      return ok(result, 'PUT').data;
     },
 
     async listQuarantinedTests(call) {

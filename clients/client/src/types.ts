@@ -43,6 +43,7 @@ type GateRulesOperation = Operation<'/{projectId}/gate-rules', 'put'>;
 type QuarantinesOperation = Operation<'/{projectId}/quarantines', 'get'>;
 type QuarantineOperation = Operation<'/{projectId}/quarantines', 'post'>;
 type QuarantinedTestsOperation = Operation<'/{projectId}/quarantined-tests', 'get'>;
+type QuarantinePolicyOperation = Operation<'/{projectId}/quarantine-policy', 'put'>;
 
 /** The body of "start a run" (`ciRunId`, `title`, `branch`, `commit`, `ci`, `shard`…). */
 export type StartRunBody = JsonBody<StartRun>;
@@ -97,6 +98,10 @@ export type QuarantinesQuery = QueryOf<QuarantinesOperation>;
 /** A page of quarantines: `data` and `pagination`. */
 export type QuarantineList = JsonAnswer<QuarantinesOperation, 200>;
 export type CreateQuarantineBody = JsonBody<QuarantineOperation>;
+/** The auto-quarantine policy (`enabled`, `minFlakyRate`, `minExecutions`, `days`, `ownerId`). */
+export type QuarantinePolicy = JsonBody<QuarantinePolicyOperation>;
+/** The policy (null: never set) with who set it and when. */
+export type QuarantinePolicyDocument = DataOf<QuarantinePolicyOperation, 200>;
 /** Every test quarantined now with the signatures each forgives: what reporters enforce. */
 export type QuarantinedTests = DataOf<QuarantinedTestsOperation, 200>;
 /** The stable error codes of the error envelope (spec §7 and API.md). */
