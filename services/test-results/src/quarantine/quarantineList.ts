@@ -291,21 +291,24 @@ export async function listQuarantines(
   }
   const filter = where.join(' AND ');
   params.push(query.limit, (query.page - 1) * query.limit);
-  const { rows } = await db.query<QuarantineRow & { total: number }>(
-    `SELECT *, count(*) OVER ()::int AS total FROM ${schema}.quarantines WHERE ${filter}
-     ORDER BY ${active} DESC, CASE WHEN ${active} THEN expires_at END ASC,
-       coalesce(ended_at, expires_at) DESC, quarantine_id
-     LIMIT $${params.length - 1} OFFSET $${params.length}`,
+  // One statement whatever the page: the count, and the page beside it (no row past the last page). A
+  // second statement with the filter alone would leave the clock ($2) unused for some statuses, which
+  // PostgreSQL refuses (it cannot type a parameter nothing reads).
+  const { rows } = await db.query<(QuarantineRow | Record<keyof QuarantineRow, null>) & { total: number }>(
+    `WITH matched AS (SELECT * FROM ${schema}.quarantines WHERE ${filter})
+     SELECT counted.total, page.* FROM (SELECT count(*)::int AS total FROM matched) counted
+     LEFT JOIN LATERAL (
+       SELECT * FROM matched
+       ORDER BY ${active} DESC, CASE WHEN ${active} THEN expires_at END ASC,
+         coalesce(ended_at, expires_at) DESC, quarantine_id
+       LIMIT $${params.length - 1} OFFSET $${params.length}
+     ) page ON true`,
     params,
   );
-  if (rows.length === 0 && query.page > 1) {
-    const { rows: counted } = await db.query<{ total: number }>(
-      `SELECT count(*)::int AS total FROM ${schema}.quarantines WHERE ${filter}`,
-      params.slice(0, -2),
-    );
-    return { items: [], total: counted[0]?.total ?? 0 };
-  }
-  return { items: rows.map((row) => quarantineOf(row, now)), total: rows[0]?.total ?? 0 };
+  const items = rows.flatMap((row) =>
+    row.quarantine_id === null ? [] : [quarantineOf(row as QuarantineRow, now)],
+  );
+  return { items, total: rows[0]?.total ?? 0 };
 }
 
 /**

@@ -252,6 +252,25 @@ describe.each(testDatabases())('quarantine and quality gates on $name', (databas
       expect((await call('GET', `/quarantines/${quarantineId}`, undefined, P2)).status).toBe(404);
     });
 
+    it('when a page past the last is asked for, whatever the status, then it is empty with the total (never a 500)', async () => {
+      for (const status of ['active', 'expired', 'lifted', 'all']) {
+        const page = await fetch(
+          `${base}/${P1}/quarantines?status=${status}&page=99&limit=362&testCaseId=G%5B5`,
+          {
+            headers: memberIdentity(secret, P1),
+          },
+        );
+        expect(page.status).toBe(200);
+        const body = (await page.json()) as { data: unknown[]; pagination: { total: number; page: number } };
+        expect(body.data).toEqual([]);
+        expect(body.pagination).toMatchObject({ total: 0, page: 99 });
+      }
+      const all = await fetch(`${base}/${P1}/quarantines?status=all&page=2&limit=1`, {
+        headers: memberIdentity(secret, P1),
+      });
+      expect(((await all.json()) as { pagination: { total: number } }).pagination.total).toBe(1);
+    });
+
     it('when the reporters ask for the quarantined tests, then each active quarantine comes with the signatures it forgives', async () => {
       const listed = await call<{ at: string; items: unknown[] }>(
         'GET',
