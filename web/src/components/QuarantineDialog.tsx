@@ -27,6 +27,20 @@ export interface QuarantineTarget {
 
 const DEFAULT_DAYS = 14;
 
+/** An error it may forgive, and how often the test failed with it. */
+function SignatureLabel({ text, occurrences }: { text: string; occurrences: number }) {
+  return (
+    <Group gap={6} wrap="nowrap" component="span">
+      <Text span size="sm" className="mono" lineClamp={2}>
+        {text}
+      </Text>
+      <Text span size="xs" c="dimmed" style={{ flex: 'none' }}>
+        {occurrences}×
+      </Text>
+    </Group>
+  );
+}
+
 function SignaturesField({
   projectId,
   target,
@@ -65,24 +79,24 @@ function SignaturesField({
     >
       <Stack gap={6} mt={6}>
         {signatures.map((signature) => (
-          <Checkbox
-            key={signature.id}
-            value={signature.id}
-            label={
-              <Group gap={6} wrap="nowrap" component="span">
-                <Text span size="sm" className="mono" lineClamp={2}>
-                  {signature.text}
-                </Text>
-                <Text span size="xs" c="dimmed" style={{ flex: 'none' }}>
-                  {signature.occurrences}×
-                </Text>
-              </Group>
-            }
-          />
+          <Checkbox key={signature.id} value={signature.id} label={<SignatureLabel {...signature} />} />
         ))}
       </Stack>
     </Checkbox.Group>
   );
+}
+
+/** What keeps the form from being sent, by field; null where nothing does. */
+function problemsOf(
+  form: { reason: string; ownerId: string | null; day: string; signatures: string[] | null },
+  now: Date,
+) {
+  return {
+    reason: form.reason.trim() === '' ? 'Say why the test is quarantined' : null,
+    owner: form.ownerId ? null : 'Pick the member who owns it',
+    expiry: expiryProblem(form.day, now, MAX_QUARANTINE_DAYS),
+    signatures: form.signatures !== null && form.signatures.length === 0 ? 'Pick at least one error' : null,
+  };
 }
 
 export function QuarantineDialog({
@@ -108,12 +122,7 @@ export function QuarantineDialog({
     onClose();
   });
   const platform = onePlatform ? target.project : null;
-  const problems = {
-    reason: reason.trim() === '' ? 'Say why the test is quarantined' : null,
-    owner: ownerId ? null : 'Pick the member who owns it',
-    expiry: expiryProblem(day, new Date(), MAX_QUARANTINE_DAYS),
-    signatures: signatures !== null && signatures.length === 0 ? 'Pick at least one error' : null,
-  };
+  const problems = problemsOf({ reason, ownerId, day, signatures }, new Date());
   const valid = Object.values(problems).every((problem) => problem === null);
   const shown = (problem: string | null) => (tried ? problem : null);
   return (

@@ -78,6 +78,14 @@ function ReadOnlyRules({ document }: { document: GateRulesDocument }) {
   );
 }
 
+function UnitText({ unit }: { unit: string }) {
+  return (
+    <Text size="xs" c="dimmed" pr={6}>
+      {unit}
+    </Text>
+  );
+}
+
 function RuleInput({
   rule,
   draft,
@@ -115,11 +123,7 @@ function RuleInput({
       min={0}
       {...(spec.max !== undefined ? { max: spec.max } : {})}
       decimalScale={spec.integer ? 0 : 1}
-      rightSection={
-        <Text size="xs" c="dimmed" pr={6}>
-          {spec.unit}
-        </Text>
-      }
+      rightSection={<UnitText unit={spec.unit} />}
       rightSectionWidth={48}
       disabled={!draft.on[rule]}
       value={draft.numbers[rule]}

@@ -9,31 +9,35 @@ import { QuarantineControl } from './QuarantineControl';
 
 const route = getRouteApi('/signed-in/projects/$projectId/runs/$runId/tests/$caseId');
 
+/** Which attempt of the test the page shows: the first try or a retry. */
+function AttemptPicker({ attempts, attempt }: { attempts: number; attempt: number }) {
+  const navigate = useNavigate({ from: '/projects/$projectId/runs/$runId/tests/$caseId' });
+  return (
+    <SegmentedControl
+      aria-label="Attempt"
+      size="xs"
+      value={String(attempt)}
+      data={Array.from({ length: attempts }, (_, index) => ({
+        value: String(index),
+        label: index === 0 ? 'First try' : `Retry ${index}`,
+      }))}
+      onChange={(value) =>
+        void navigate({
+          search: (previous) => ({ ...previous, attempt: Number(value) }),
+          replace: true,
+        })
+      }
+    />
+  );
+}
+
 export function TestActions({ bundle }: { bundle: TestBundle }) {
   const { projectId, runId, caseId } = route.useParams();
   const search = route.useSearch();
-  const navigate = useNavigate({ from: '/projects/$projectId/runs/$runId/tests/$caseId' });
   const { test, meta, links } = bundle;
-  const attempts = Array.from({ length: meta.attempts }, (_, index) => index);
   return (
     <Group gap="xs">
-      {meta.attempts > 1 ? (
-        <SegmentedControl
-          aria-label="Attempt"
-          size="xs"
-          value={String(meta.attempt)}
-          data={attempts.map((attempt) => ({
-            value: String(attempt),
-            label: attempt === 0 ? 'First try' : `Retry ${attempt}`,
-          }))}
-          onChange={(value) =>
-            void navigate({
-              search: (previous) => ({ ...previous, attempt: Number(value) }),
-              replace: true,
-            })
-          }
-        />
-      ) : null}
+      {meta.attempts > 1 ? <AttemptPicker attempts={meta.attempts} attempt={meta.attempt} /> : null}
       {links.traceViewerUrl ? (
         <Button
           component="a"
