@@ -19,7 +19,7 @@ import {
   type StoredEvent,
 } from '@verdict/platform';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { benchTenant, uniqueNameForBench } from './support';
+import { benchTenant, timeRequests, uniqueNameForBench } from './support';
 import type { BenchRow } from './table';
 import { percentile } from './table';
 
@@ -156,22 +156,6 @@ export function* runsOf(projectId: string, results: number, now: number): Genera
   }
 }
 
-async function timeRequests(url: string, tokens: string[], rounds: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds + WARMUP; i += 1) {
-    const token = tokens[i % tokens.length] as string;
-    const started = performance.now();
-    // The per-IP limit (200 a minute) applies before the token: each request comes from its own address.
-    const response = await fetch(url, {
-      headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `10.1.${(i >> 8) & 255}.${i & 255}` },
-    });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    if (i >= WARMUP) times.push(performance.now() - started);
-  }
-  return times;
-}
-
 export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
   const results = Number(process.env.VERDICT_BENCH_ANALYTICS_RESULTS ?? 1_000_000);
   const db = createPostgresDatabase({
@@ -285,9 +269,21 @@ export async function benchAnalytics(databaseUrl: string): Promise<BenchRow[]> {
   const plainRate = projected / (plainMs / 1000);
 
   const p = `${base}/api/public/v1/${project.id}`;
-  const explorer = await timeRequests(`${p}/test-case-explorer`, tokens, REQUESTS);
-  const summary = await timeRequests(`${p}/analytics/summary?dateRange=30d`, tokens, REQUESTS);
-  const tokenInfo = await timeRequests(`${p}/token-info`, tokens, REQUESTS);
+  const explorer = await timeRequests(`${p}/test-case-explorer`, tokens, {
+    rounds: REQUESTS,
+    warmup: WARMUP,
+    addressPrefix: '10.1',
+  });
+  const summary = await timeRequests(`${p}/analytics/summary?dateRange=30d`, tokens, {
+    rounds: REQUESTS,
+    warmup: WARMUP,
+    addressPrefix: '10.1',
+  });
+  const tokenInfo = await timeRequests(`${p}/token-info`, tokens, {
+    rounds: REQUESTS,
+    warmup: WARMUP,
+    addressPrefix: '10.1',
+  });
 
   await new Promise((resolve) => server.close(resolve));
   await gateway.stop();

@@ -195,3 +195,31 @@ export async function benchTenant(
   }
   return { projectId: project.id, userId: user.id, tokens };
 }
+
+/**
+ * Times GETs of `url` through a gateway, turn by turn over `tokens` and client addresses (each under its
+ * rate limits); the warm-up rounds are not kept.
+ *
+ * @example const times = await timeRequests(`${base}/token-info`, tokens, { rounds: 200, warmup: 20, addressPrefix: '10.1' });
+ */
+export async function timeRequests(
+  url: string,
+  tokens: string[],
+  options: { rounds: number; warmup: number; addressPrefix: string },
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < options.rounds + options.warmup; i += 1) {
+    const token = tokens[i % tokens.length] as string;
+    const started = performance.now();
+    const response = await fetch(url, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-forwarded-for': `${options.addressPrefix}.${(i >> 8) & 255}.${i & 255}`,
+      },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+    if (i >= options.warmup) times.push(performance.now() - started);
+  }
+  return times;
+}
