@@ -80,6 +80,12 @@ export const MEDIA_TYPE = new RegExp(
 );
 
 /**
+ * The largest integer a read model keeps in a column (PostgreSQL `integer`): a count or limit a client
+ * sends is refused above it, rather than accepted and then refused by the projection (a dead letter).
+ */
+export const STORED_INTEGER_MAX = 2_147_483_647;
+
+/**
  * An integer query parameter: plain decimal digits only (`007` is 7), so that `1e1`, `0x10`, `1.0`, `+5` or
  * ` 1` are a 400 rather than whatever `Number()` makes of them; from `min` to `max`, `fallback` when absent.
  * The OpenAPI document shows it as the integer it is.
@@ -87,7 +93,7 @@ export const MEDIA_TYPE = new RegExp(
  * @example const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
  */
 export function queryInteger(bounds: { min: number; max?: number; fallback: number }) {
-  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  const max = bounds.max ?? STORED_INTEGER_MAX;
   return (
     z
       .string()
@@ -123,19 +129,13 @@ export function queryInteger(bounds: { min: number; max?: number; fallback: numb
       .meta({
         type: 'integer',
         minimum: bounds.min,
-        // Without a bound of its own, the largest safe integer: past it a value is refused, not rounded.
+        // Without a bound of its own, what a column holds: past it a value is refused, not rounded.
         maximum: max,
         default: bounds.fallback,
         pattern: undefined,
       })
   );
 }
-
-/**
- * The largest integer a read model keeps in a column (PostgreSQL `integer`): a count or limit a client
- * sends is refused above it, rather than accepted and then refused by the projection (a dead letter).
- */
-export const STORED_INTEGER_MAX = 2_147_483_647;
 
 /** What String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), as a character class body. */
 const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';

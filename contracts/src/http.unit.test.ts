@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, queryInteger } from './http';
+import { commaList, queryInteger, STORED_INTEGER_MAX } from './http';
 
 describe('queryInteger', () => {
   const limit = queryInteger({ min: 1, max: 100, fallback: 20 });
@@ -36,13 +36,15 @@ describe('queryInteger', () => {
     expect(messages('99999999999999999999')).toHaveLength(1);
   });
 
-  it('when there is no upper bound, then past the safe integers is still refused, not rounded into range', () => {
+  it('when there is no upper bound of its own, then the bound is what an integer column holds, and past it (even past the safe integers) one issue, not a rounded value', () => {
     const page = queryInteger({ min: 1, fallback: 1 });
-    expect(page.parse('9007199254740991')).toBe(Number.MAX_SAFE_INTEGER);
-    const parsed = page.safeParse('99999999999999999999');
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues).toHaveLength(1);
-    expect(parsed.error?.issues[0]?.code).toBe('too_big');
+    expect(page.parse('2147483647')).toBe(STORED_INTEGER_MAX);
+    for (const digits of ['2147483648', '99999999999999999999']) {
+      const parsed = page.safeParse(digits);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues).toHaveLength(1);
+      expect(parsed.error?.issues[0]?.code).toBe('too_big');
+    }
   });
 });
 

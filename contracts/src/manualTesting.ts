@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInteger } from './http';
+import { queryInteger, STORED_INTEGER_MAX } from './http';
 import { DayInput, InstantInput } from './instant';
 import { listEnvelope, successEnvelope } from './envelope';
 
@@ -120,7 +120,7 @@ export interface ClassicStep {
 }
 export const ClassicStep: z.ZodType<ClassicStep> = z.lazy(() =>
   z.object({
-    step: z.number().int().min(1),
+    step: z.number().int().min(1).max(STORED_INTEGER_MAX),
     action: z.string(),
     data: z.string(),
     expectedResult: z.string(),
@@ -134,7 +134,11 @@ export interface GherkinStep {
   subSteps: GherkinStep[];
 }
 export const GherkinStep: z.ZodType<GherkinStep> = z.lazy(() =>
-  z.object({ step: z.number().int().min(1), text: z.string(), subSteps: z.array(GherkinStep) }),
+  z.object({
+    step: z.number().int().min(1).max(STORED_INTEGER_MAX),
+    text: z.string(),
+    subSteps: z.array(GherkinStep),
+  }),
 );
 
 export const CaseSteps = z.object({ classic: z.array(ClassicStep), gherkin: z.array(GherkinStep) });
@@ -144,7 +148,7 @@ export type CaseSteps = z.infer<typeof CaseSteps>;
 const SubStepInput = z.union([
   z.string().max(MANUAL_LIMITS.text),
   z.strictObject({
-    step: z.number().int().min(1).optional(),
+    step: z.number().int().min(1).max(STORED_INTEGER_MAX).optional(),
     action: Text.optional(),
     data: Text.optional(),
     expectedResult: Text.optional(),
@@ -154,7 +158,7 @@ const SubStepInput = z.union([
 export const StepInput = z.union([
   z.string().max(MANUAL_LIMITS.text),
   z.strictObject({
-    step: z.number().int().min(1).optional(),
+    step: z.number().int().min(1).max(STORED_INTEGER_MAX).optional(),
     action: Text.optional(),
     data: Text.optional(),
     expectedResult: Text.optional(),
@@ -519,7 +523,7 @@ export const ManualRunsQuery = PageQuery.extend({
 export const RunCaseResultInput = valueSet(RUN_CASE_RESULTS);
 
 export const StepResultInput = z.strictObject({
-  order: z.number().int().min(1),
+  order: z.number().int().min(1).max(STORED_INTEGER_MAX),
   status: RunCaseResultInput,
   comment: z.string().max(10_000).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STORED_INTEGER_MAX } from './http';
 import { InstantInput } from './instant';
 
 /**
@@ -14,8 +15,8 @@ export type Outcome = z.infer<typeof Outcome>;
 
 export const SourceLocation = z.object({
   file: z.string().min(1).max(1024),
-  line: z.number().int().min(0),
-  column: z.number().int().min(0).optional(),
+  line: z.number().int().min(0).max(STORED_INTEGER_MAX),
+  column: z.number().int().min(0).max(STORED_INTEGER_MAX).optional(),
 });
 export type SourceLocation = z.infer<typeof SourceLocation>;
 

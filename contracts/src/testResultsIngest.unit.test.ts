@@ -41,6 +41,27 @@ describe('how each attempt ran: the worker of a result', () => {
   });
 });
 
+describe('the numbers of a result fit the columns they are kept in', () => {
+  it('when a line number is larger than an integer column holds (issue 33: a 500, then retries forever), then the result is refused naming it', () => {
+    const location = { file: 'tests/cart.spec.ts', line: 1_125_899_906_842_624 };
+    const result = ResultItem.safeParse({
+      ...item,
+      status: 'failed',
+      location,
+      error: { message: 'boom', location: { ...location, line: 3, column: 2 ** 31 } },
+    });
+    expect(issuesOf(result).map((issue) => issue.split(':')[0])).toEqual([
+      'error.location.column',
+      'location.line',
+    ]);
+  });
+
+  it('when a line number is the largest an integer column holds, then it is accepted', () => {
+    const location = { file: 'tests/cart.spec.ts', line: 2_147_483_647, column: 2_147_483_647 };
+    expect(ResultItem.parse({ ...item, location }).location).toEqual(location);
+  });
+});
+
 describe('how each attempt ran: the host and settings of a run', () => {
   const host = {
     nameHash: '0123456789abcdef',

@@ -127,14 +127,14 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
-  it('when a query integer has no upper bound of its own, then the document shows the largest safe integer, which the API enforces', () => {
+  it('when a query integer has no upper bound of its own, then the document shows what an integer column holds, which the API enforces', () => {
     const operation = document.paths['/api/{projectId}/folders']?.get as {
       parameters: { name: string; schema: unknown }[];
     };
     expect(operation.parameters.find((p) => p.name === 'page')?.schema).toEqual({
       type: 'integer',
       minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
+      maximum: 2_147_483_647,
       default: 1,
     });
   });
