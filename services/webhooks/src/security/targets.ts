@@ -68,8 +68,6 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
@@ -80,32 +78,64 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::a.b.c.d), if any. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^(?:::ffff:|64:ff9b::)(?:0:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (match) return match[1] ?? null;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const high = parseInt(hex[1] ?? '0', 16);
-  const low = parseInt(hex[2] ?? '0', 16);
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+/** The 16 bytes of an IPv6 address in any notation (dotted tail, zeros, a zone), or null if it is none. */
+function ipv6Bytes(address: string): number[] | null {
+  let canonical: string;
+  try {
+    // WHATWG URL serialises an IPv6 host canonically: lower-case hex, zeros compressed, no dotted tail.
+    canonical = new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const [head = '', tail] = canonical.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const [front, back] = [groups(head), groups(tail)];
+  const words = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return words.flatMap((word) => [word >> 8, word & 0xff]);
+}
+
+const zeros = (bytes: number[]) => bytes.every((b) => b === 0);
+const dotted = (bytes: number[]) => bytes.join('.');
+
+/**
+ * The IPv4 address an IPv6 address carries and reaches, if any: mapped (::ffff:a.b.c.d), translated
+ * (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+ */
+function embeddedIpv4(bytes: number[]): string | null {
+  const [b0, b1, b8, b9, b10, b11] = [bytes[0], bytes[1], bytes[8], bytes[9], bytes[10], bytes[11]];
+  if (zeros(bytes.slice(0, 10)) && b10 === 0xff && b11 === 0xff) return dotted(bytes.slice(12));
+  if (zeros(bytes.slice(0, 8)) && b8 === 0xff && b9 === 0xff && b10 === 0 && b11 === 0) {
+    return dotted(bytes.slice(12));
+  }
+  if (b0 === 0 && b1 === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(bytes.slice(4, 12))) {
+    return dotted(bytes.slice(12));
+  }
+  if (b0 === 0x20 && b1 === 0x02) return dotted(bytes.slice(2, 6));
+  return null;
 }
 
 /**
  * True for an address a webhook must not reach by default: private, loopback, link-local, metadata,
- * multicast or otherwise not public.
+ * multicast or otherwise not public, in any notation an IPv6 address may carry an IPv4 one in.
  *
  * @example isPrivateAddress('169.254.169.254') // true
  */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return blocked.check(v4, 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return true;
+  if (family !== 6) return true;
+  const bytes = ipv6Bytes(address);
+  if (bytes === null) return true;
+  // IPv4-compatible (::a.b.c.d, deprecated; :: and ::1 among them) and Teredo (2001::/32, whose IPv4
+  // client is obfuscated): no webhook receiver lives there.
+  if (zeros(bytes.slice(0, 12))) return true;
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0 && bytes[3] === 0) return true;
+  const v4 = embeddedIpv4(bytes);
+  if (v4 !== null) return blocked.check(v4, 'ipv4');
+  // The rest of ::/8 is reserved. Not a BlockList subnet: BlockList checks IPv4 addresses against IPv6
+  // subnets as ::ffff:a.b.c.d, so ::/8 would refuse every IPv4 address.
+  if (bytes[0] === 0) return true;
+  return blocked.check(address.replace(/%.*$/, ''), 'ipv6');
 }
 
 export interface TargetPolicy {

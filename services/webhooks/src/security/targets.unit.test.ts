@@ -18,16 +18,42 @@ describe('isPrivateAddress', () => {
     '::ffff:127.0.0.1',
     '::ffff:7f00:1',
     '64:ff9b::a9fe:a9fe',
+    '172.31.255.255',
+    '100.64.0.1',
+    '198.18.0.1',
+    'fc00::1',
+    'fe80::1%eth0',
+    'FE80::1',
+    // IPv4 inside IPv6, in every notation: mapped (dotted, hex, expanded), translated, compatible, NAT64,
+    // 6to4 and Teredo.
+    '::FFFF:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:a9fe:a9fe',
+    '0:0:0:0:0:ffff:7f00:1',
+    '0000:0000:0000:0000:0000:ffff:c0a8:0101',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
   ])('when the address is %s, then it is refused', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'when the address is %s, then it is public',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('when the address is %s, then it is public', (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
 });
 
 describe('checkTarget', () => {
@@ -72,6 +98,53 @@ describe('checkTarget', () => {
     ['/relative', 'must be an absolute http or https URL'],
   ])('when the url is %s, then it is refused: %s', async (url, reason) => {
     expect(await checkTarget(url, closed)).toEqual({ ok: false, reason });
+  });
+
+  // WHATWG URL parsing (what checkTarget and the sender both read) normalises numeric hosts, so the check
+  // sees the address a connection would reach; the resolver is never asked about an address.
+  it.each([
+    ['http://2130706433/', '127.0.0.1'],
+    ['http://0177.0.0.1/', '127.0.0.1'],
+    ['http://0x7f.0.0.1/', '127.0.0.1'],
+    ['http://0x7f000001/', '127.0.0.1'],
+    ['http://017700000001/', '127.0.0.1'],
+    ['http://127.1/', '127.0.0.1'],
+    ['http://127.0.0.1./', '127.0.0.1'],
+    ['http://%31%32%37.0.0.1/', '127.0.0.1'],
+    ['http://\uff11\uff12\uff17.0.0.1/', '127.0.0.1'],
+    ['http://0xa9fea9fe/latest/meta-data/', '169.254.169.254'],
+    ['http://0251.0376.0251.0376/', '169.254.169.254'],
+    ['http://10.1/', '10.0.0.1'],
+    ['http://[::1]/', '::1'],
+    ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['http://[::ffff:7f00:1]/', '::ffff:7f00:1'],
+    ['http://[0:0:0:0:0:ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['http://[::127.0.0.1]/', '::7f00:1'],
+    ['http://[fd00:ec2::254]/', 'fd00:ec2::254'],
+    ['http://[fe80::1]/', 'fe80::1'],
+  ])('when the url is %s, then it is refused as the address it names, %s', async (url, address) => {
+    const asked: string[] = [];
+    const spy: Resolver = async (host) => {
+      asked.push(host);
+      return [{ address: '93.184.216.34', family: 4 }];
+    };
+    expect(await checkTarget(url, { allowPrivateNetworks: false, resolve: spy })).toEqual({
+      ok: false,
+      reason: `resolves to ${address}, a private, loopback, link-local or metadata address`,
+    });
+    expect(asked).toEqual([]);
+  });
+
+  it.each([
+    ['127.0.0.1', 4],
+    ['::1', 6],
+    ['::ffff:10.0.0.1', 6],
+  ] as const)('when a name resolves to %s, then it is refused', async (address, family) => {
+    const check = await checkTarget('https://localhost.attacker.example/hook', {
+      allowPrivateNetworks: false,
+      resolve: async () => [{ address, family }],
+    });
+    expect(check).toMatchObject({ ok: false, reason: expect.stringContaining(`resolves to ${address}`) });
   });
 
   it('when the host does not resolve, then it is refused and marked unresolved (a delivery fails; a subscription may wait)', async () => {
