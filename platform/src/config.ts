@@ -82,6 +82,60 @@ export const envIntegerList = (defaultValue: string) =>
       return numbers;
     });
 
+/** How long the HTTP server waits for a client (listen() applies them); see httpServerEnv. */
+export interface HttpTimeouts {
+  /** From the connection (or the previous answer) to the end of the request's headers. */
+  headersMs: number;
+  /** From the connection (or the previous answer) to the end of the request's body. */
+  requestMs: number;
+  /** How long an idle kept-alive connection stays open between requests. */
+  keepAliveMs: number;
+}
+
+/**
+ * Keep-alive outlives a load balancer's (60 s is common), or it sees resets; headers may take a moment
+ * longer than that; a whole request, an artifact upload of 100 MiB included, five minutes (Node's own default).
+ */
+export const DEFAULT_HTTP_TIMEOUTS: Readonly<HttpTimeouts> = Object.freeze({
+  headersMs: 66_000,
+  requestMs: 300_000,
+  keepAliveMs: 65_000,
+});
+
+/**
+ * The variables bounding a slow client (slowloris), read by every process that listens.
+ *
+ * @example const Config = z.object({ PORT: …, ...httpServerEnv }).transform((env) => ({ httpTimeouts: httpTimeoutsOf(env) }));
+ */
+export const httpServerEnv = {
+  VERDICT_HTTP_HEADERS_TIMEOUT_MS: envInteger({
+    min: 100,
+    max: 3_600_000,
+    fallback: DEFAULT_HTTP_TIMEOUTS.headersMs,
+  }),
+  VERDICT_HTTP_REQUEST_TIMEOUT_MS: envInteger({
+    min: 100,
+    max: 3_600_000,
+    fallback: DEFAULT_HTTP_TIMEOUTS.requestMs,
+  }),
+  VERDICT_HTTP_KEEP_ALIVE_TIMEOUT_MS: envInteger({
+    min: 100,
+    max: 3_600_000,
+    fallback: DEFAULT_HTTP_TIMEOUTS.keepAliveMs,
+  }),
+};
+
+/** The parsed httpServerEnv variables as listen() takes them. */
+export const httpTimeoutsOf = (env: {
+  VERDICT_HTTP_HEADERS_TIMEOUT_MS: number;
+  VERDICT_HTTP_REQUEST_TIMEOUT_MS: number;
+  VERDICT_HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+}): HttpTimeouts => ({
+  headersMs: env.VERDICT_HTTP_HEADERS_TIMEOUT_MS,
+  requestMs: env.VERDICT_HTTP_REQUEST_TIMEOUT_MS,
+  keepAliveMs: env.VERDICT_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+});
+
 /**
  * The variables every process of the distributed mode reads: where it listens, its PostgreSQL, Kafka and
  * schema registry, the secret of the gateway's internal identity, and its log level. Secrets have no defaults.
@@ -101,6 +155,7 @@ export const distributedProcessEnv = (defaultPort: number) => ({
   }),
   VERDICT_INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...httpServerEnv,
 });
 
 /** KAFKA_BROKERS as the list the Kafka adapter takes. */

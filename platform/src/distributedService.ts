@@ -7,6 +7,7 @@ import { EVENT_CATALOG } from '@verdict/contracts';
 import type { Router } from 'express';
 import type { Registry } from 'prom-client';
 import { systemClock } from './clock';
+import type { HttpTimeouts } from './config';
 import { withDeadLetters } from './deadLetters/bus';
 import { createSqlDeadLetterStore, type DeadLetterStore } from './deadLetters/store';
 import { createKafkaBus } from './eventBus/kafka';
@@ -25,6 +26,8 @@ export interface ServiceProcessConfig {
   kafkaBrokers: string[];
   schemaRegistryUrl: string;
   logLevel: string;
+  /** The slow-client bounds of its HTTP server (default DEFAULT_HTTP_TIMEOUTS). */
+  httpTimeouts?: HttpTimeouts;
 }
 
 export interface ServiceProcess {
@@ -101,7 +104,11 @@ export async function serveModule(proc: ServiceProcess, http: HttpApp, module: S
   await warnWhileSlow(logger, `starting ${service}`, () => module.start());
   http.app.use(module.router);
   http.finish(http.app);
-  const server = await listen(http.app, { host: config.host, port: config.port });
+  const server = await listen(http.app, {
+    host: config.host,
+    port: config.port,
+    timeouts: config.httpTimeouts,
+  });
   onShutdown(logger, [closeServer(server), () => module.stop(), () => bus.close(), () => db.close()]);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,31 +1,44 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { httpStatusOf, type ErrorCode } from '@verdict/contracts';
 import type { Express } from 'express';
-import { ConfigError } from './config';
+import { ConfigError, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './config';
 import type { Logger } from './logging';
 
 /** What a process must release on shutdown, in order: the HTTP server first, the store last. */
 export type Closer = () => Promise<void>;
 
 /**
- * Listens on `host:port` and resolves with the server once it accepts connections.
+ * Listens on `host:port` and resolves with the server once it accepts connections. A client slower than
+ * `timeouts` (default DEFAULT_HTTP_TIMEOUTS) to send its headers or its body is answered 408 and closed; an
+ * idle kept-alive connection is closed after the keep-alive timeout.
  *
- * @example const server = await listen(app, { host: '127.0.0.1', port: 8080 });
+ * @example const server = await listen(app, { host: '127.0.0.1', port: 8080, timeouts: config.httpTimeouts });
  */
-export function listen(app: Express, options: { host: string; port: number }): Promise<Server> {
+export function listen(
+  app: Express,
+  options: { host: string; port: number; timeouts?: HttpTimeouts | undefined },
+): Promise<Server> {
+  const timeouts = options.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
+  // Node refuses a headers timeout past the request timeout; the headers are part of the request anyway.
+  const headersMs = Math.min(timeouts.headersMs, timeouts.requestMs);
   return new Promise((resolve, reject) => {
-    const failed = (error: Error) => reject(listenError(error, options));
-    const server = app.listen(options.port, options.host, (error?: Error) =>
-      error ? failed(error) : resolve(server),
+    const server = createServer(
+      {
+        headersTimeout: headersMs,
+        requestTimeout: timeouts.requestMs,
+        // How often Node looks for connections past those timeouts (its default, 30 s, would let a short
+        // timeout run up to 30 s late).
+        connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(headersMs / 4))),
+      },
+      app,
     );
-    server.once('error', failed);
+    server.keepAliveTimeout = timeouts.keepAliveMs;
+    server.once('error', (error: Error) => reject(listenError(error, options)));
     server.on('clientError', answerClientError);
-    // Behind a load balancer idle sockets must outlive its keep-alive, or it sees resets.
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
+    server.listen(options.port, options.host, () => resolve(server));
   });
 }
 

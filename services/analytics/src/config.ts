@@ -1,4 +1,4 @@
-import { brokerList, distributedProcessEnv } from '@verdict/platform';
+import { brokerList, distributedProcessEnv, httpTimeoutsOf } from '@verdict/platform';
 import { z } from 'zod';
 
 /** The analytics process of the distributed mode (docs/configuration.md). */
@@ -16,4 +16,5 @@ export const AnalyticsConfig = z
     internalSecret: env.VERDICT_INTERNAL_SECRET,
     publicUrl: env.VERDICT_PUBLIC_URL.replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
   }));

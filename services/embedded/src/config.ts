@@ -6,7 +6,7 @@ import {
   trustProxyOf,
   WebDirSetting,
 } from '@verdict/gateway';
-import { envInteger } from '@verdict/platform';
+import { envInteger, httpTimeoutsOf, httpServerEnv } from '@verdict/platform';
 import { z } from 'zod';
 
 /** The embedded process's environment (docs/configuration.md). */
@@ -27,6 +27,7 @@ export const EmbeddedConfig = z
     VERDICT_SESSION_IDLE_MINUTES: SessionIdleMinutesSetting,
     VERDICT_WEB_DIR: WebDirSetting,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ...httpServerEnv,
   })
   .transform((env) => ({
     port: env.PORT,
@@ -40,5 +41,6 @@ export const EmbeddedConfig = z
     sessionIdleMinutes: env.VERDICT_SESSION_IDLE_MINUTES,
     webDir: path.resolve(env.VERDICT_WEB_DIR),
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
   }));
 export type EmbeddedConfig = z.output<typeof EmbeddedConfig>;

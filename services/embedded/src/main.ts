@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     );
     // Listening first: a port that is taken refuses the start before the demo token is made, or the token
     // would be made, never shown, and never shown again (it is shown on the first start only).
-    const server = await listen(gateway.app, { host: config.host, port });
+    const server = await listen(gateway.app, { host: config.host, port, timeouts: config.httpTimeouts });
     const seed = await gateway.identity.seedDemo();
     const signInLink = seed ? await gateway.signInLink(seed.tokenId, SIGN_IN_LINK_TTL_MS) : null;
     return { gateway, server, seed, signInLink };

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { brokerList, distributedProcessEnv, envInteger } from '@verdict/platform';
+import { brokerList, distributedProcessEnv, envInteger, httpTimeoutsOf } from '@verdict/platform';
 import { z } from 'zod';
 
 const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -89,6 +89,7 @@ export const GatewayConfig = z
     webhooksUrl: env.VERDICT_WEBHOOKS_URL,
     analyticsUrl: env.VERDICT_ANALYTICS_URL,
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
   }));
 export type GatewayConfig = z.output<typeof GatewayConfig>;
 

@@ -87,7 +87,11 @@ async function main(): Promise<void> {
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
     },
   );
-  const server = await listen(gateway.app, { host: config.host, port: config.port });
+  const server = await listen(gateway.app, {
+    host: config.host,
+    port: config.port,
+    timeouts: config.httpTimeouts,
+  });
   onShutdown(logger, [
     closeServer(server),
     () => gateway.stop(),

@@ -1,4 +1,10 @@
-import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv } from '@verdict/platform';
+import {
+  blobDirOf,
+  blobStoreEnv,
+  brokerList,
+  distributedProcessEnv,
+  httpTimeoutsOf,
+} from '@verdict/platform';
 import { z } from 'zod';
 
 /** The manual-testing process of the distributed mode (docs/configuration.md). */
@@ -19,4 +25,5 @@ export const ManualTestingConfig = z
     blobDir: blobDirOf(env),
     attachmentMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
   }));

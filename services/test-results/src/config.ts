@@ -1,4 +1,11 @@
-import { blobDirOf, blobStoreEnv, brokerList, distributedProcessEnv, envInteger } from '@verdict/platform';
+import {
+  blobDirOf,
+  blobStoreEnv,
+  brokerList,
+  distributedProcessEnv,
+  envInteger,
+  httpTimeoutsOf,
+} from '@verdict/platform';
 import { z } from 'zod';
 import { TEST_RESULTS_ROLES } from './module';
 
@@ -22,6 +29,7 @@ export const TestResultsConfig = z
     blobDir: blobDirOf(env),
     artifactMaxBytes: env.VERDICT_ARTIFACT_MAX_BYTES,
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
     role: env.VERDICT_TEST_RESULTS_ROLE,
     ingestConcurrency: env.VERDICT_INGEST_CONCURRENCY,
   }));

@@ -1,5 +1,12 @@
 import { DEFAULT_EVENT_NAME_CUTOVER } from '@verdict/contracts';
-import { envBoolean, envInteger, envIntegerList, brokerList, distributedProcessEnv } from '@verdict/platform';
+import {
+  envBoolean,
+  envInteger,
+  envIntegerList,
+  brokerList,
+  distributedProcessEnv,
+  httpTimeoutsOf,
+} from '@verdict/platform';
 import { z } from 'zod';
 
 /** The variables every mode of the webhooks service reads (docs/configuration.md). */
@@ -37,6 +44,7 @@ export const WebhooksConfig = z
     timeoutMs: env.VERDICT_WEBHOOK_TIMEOUT_MS,
     eventNameCutover: env.VERDICT_EVENT_NAME_CUTOVER,
     logLevel: env.LOG_LEVEL,
+    httpTimeouts: httpTimeoutsOf(env),
   }));
 export type WebhooksConfig = z.output<typeof WebhooksConfig>;
 
