@@ -4,6 +4,7 @@ import type { Logger } from '../logging';
 import { errorMiddleware, notFoundFallback } from './errors';
 import { httpMetrics, observeRequests, operationalRoutes, type ReadinessCheck } from './operational';
 import { admitAtMost, type Admission } from './admission';
+import { assertJsonDepth } from './jsonDepth';
 import { mayHoldUnstorable, parseQueryString, storable } from './storable';
 import { requestContext } from './requestId';
 
@@ -87,8 +88,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 }
 
 /**
- * The JSON body parser of every app (JSON and `+json` types); malformed bodies and bodies over `limit`
- * reach the error middleware as 400 VALIDATION_ERROR and 413.
+ * The JSON body parser of every app (JSON and `+json` types); malformed bodies, bodies nested deeper than
+ * MAX_JSON_DEPTH and bodies over `limit` reach the error middleware as 400 VALIDATION_ERROR and 413.
  *
  * @example router.use(parseJsonBodies({ limit: '10mb' }));
  */
@@ -105,6 +106,12 @@ export function parseJsonBodies({ limit }: { limit: string | number }): RequestH
     parse(req, res, (error?: unknown) => {
       if (error) {
         next(error);
+        return;
+      }
+      try {
+        assertJsonDepth(req.body);
+      } catch (tooDeep) {
+        next(tooDeep);
         return;
       }
       if (unstorable.has(req)) req.body = storable(req.body);

@@ -1,5 +1,6 @@
 export * from './app';
 export { parseStorableJson, storable, storableText } from './storable';
+export { assertJsonDepth, MAX_JSON_DEPTH } from './jsonDepth';
 export * from './errors';
 export * from './operational';
 export * from './requestId';

@@ -3,6 +3,7 @@
 // it as garbage). A query with either fails, so bodies, query strings and path segments get U+FFFD in
 // their place, in one way everywhere, and the request is kept with a character a reader can see was there.
 import querystring from 'node:querystring';
+import { assertJsonDepth } from './jsonDepth';
 
 /** A NUL, or a surrogate without its other half. */
 // eslint-disable-next-line no-control-regex -- the NUL is what this looks for.
@@ -27,12 +28,13 @@ export function parseQueryString(text: string | null | undefined): unknown {
 
 /**
  * JSON.parse of one JSON text, with unstorable characters replaced; the value is walked only when the text
- * may hold one.
+ * may hold one. Nesting deeper than MAX_JSON_DEPTH is a ValidationError.
  *
  * @example parseStorableJson('{"stdout":["a\\u0000b"]}'); // { stdout: ['a\uFFFDb'] }
  */
 export function parseStorableJson(text: string): unknown {
   const value: unknown = JSON.parse(text);
+  assertJsonDepth(value);
   return mayHoldUnstorable(text) ? storable(value) : value;
 }
 

@@ -37,8 +37,10 @@ function parseNdjson(text: string): unknown[] {
     if (line.trim() === '') return;
     try {
       items.push(parseStorableJson(line));
-    } catch {
-      problems.push(`line ${index + 1}: not valid JSON`);
+    } catch (error) {
+      // Valid JSON nested too deep is said as such; anything else did not parse.
+      const why = error instanceof ValidationError ? error.message.replace(/^body: /, '') : 'not valid JSON';
+      problems.push(`line ${index + 1}: ${why}`);
     }
   });
   if (problems.length > 0)
