@@ -5,6 +5,10 @@
 // the next), prefixes their output with their names, and on Ctrl-C stops them, then the servers it
 // started itself (never those that were running before). Started by scripts/run.cjs under Node 22.
 //
+// A service that crashes once it has been ready is started again, after a delay that grows while it keeps
+// crashing (restart-policy.cjs); one that fails its first start stops everything, as a bad configuration
+// would make it fail again.
+//
 // No orphans: each service holds a pipe from this launcher and stops when it ends, so a launcher killed
 // mid-way (a supervisor's SIGKILL to the process group) takes its services down with it; and this launcher
 // stops when run.cjs, which started it, is gone. A start refuses, naming the port and the pid, while a port
@@ -29,6 +33,7 @@ const {
   portHolder,
   portIsFree,
 } = require('./lib.cjs');
+const { nextStreak, restartDelay, describeDelay } = require('./restart-policy.cjs');
 
 /** Every service that runs as its own process, in start order. A new service is one more line. */
 const testResultsPort = process.env.VERDICT_TEST_RESULTS_PORT || '8081';
@@ -154,7 +159,13 @@ function startService(service, index, env, bundle) {
       ['ignore', 'pipe', 'pipe'],
     ),
   );
-  const running = { service, child, port: service.port === '0' ? null : service.port, exit: null };
+  const running = {
+    service,
+    child,
+    port: service.port === '0' ? null : service.port,
+    exit: null,
+    startedAt: Date.now(),
+  };
   // With PORT=0 the service picks a port; its "listening on" line tells which.
   const learnPort = (line) => {
     const match = running.port === null ? /listening on https?:\/\/\S+?:(\d+)/.exec(line) : null;
@@ -246,12 +257,68 @@ async function stopChild(running) {
   return code === 0 || signal === 'SIGTERM';
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Lifecycle
-
 function describeExit({ code, signal }) {
   return signal ? `signal ${signal}` : `exit code ${code}`;
 }
+
+/** Why a service is not ready yet, for the log. */
+function lastAnswer(running) {
+  return running.port === null
+    ? 'it never said which port it listens on (still starting: see its warnings above)'
+    : `its /readyz answered: ${running.lastReadiness ?? 'nothing yet'}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Supervision
+
+/** One service and the process that runs it now: a restart replaces the process, never the slot. */
+function createSlot(service, index) {
+  return { service, index, running: null, ready: false, restarts: 0, streak: 0, timer: null };
+}
+
+/** Starts the slot's service and watches for its process to end. */
+function launch(slot, context) {
+  const running = startService(slot.service, slot.index, context.env, context.bundleOf(slot.service));
+  slot.running = running;
+  log(`started ${slot.service.name} (pid ${running.child.pid})`);
+  void running.exited.then((exit) => onExit(slot, running, exit, context));
+  return running;
+}
+
+/**
+ * An exit the launcher did not ask for. Before the service was ever ready it stops everything: its
+ * configuration or a server it needs is wrong, and would be again. Once it has been ready, it is started
+ * again after the policy's delay, with a line in the log.
+ */
+function onExit(slot, running, exit, context) {
+  if (context.state.stopping) return;
+  const reason = `${slot.service.name} exited unexpectedly (${describeExit(exit)})`;
+  if (!slot.ready) {
+    void context.shutdown(1, reason);
+    return;
+  }
+  slot.streak = nextStreak(slot.streak, Date.now() - running.startedAt);
+  slot.restarts += 1;
+  const delay = restartDelay(slot.streak);
+  log(`${reason}; restarting in ${describeDelay(delay)} (restart ${slot.restarts})`);
+  slot.timer = setTimeout(() => {
+    slot.timer = null;
+    // A shutdown clears this timer; checked again all the same, as nothing may start once it began.
+    if (!context.state.stopping) void relaunch(slot, context);
+  }, delay);
+}
+
+/** A restart: the new process is left running even when it is slow to get ready, as at the first start. */
+async function relaunch(slot, context) {
+  const running = launch(slot, context);
+  const { name } = slot.service;
+  if (await waitUntilReady(running, context.state)) log(`${name} is ready on port ${running.port}`);
+  else if (running.exit === null && !context.state.stopping)
+    log(`${name} was not ready within ${READY_TIMEOUT_MS / 1000} s of its restart; ${lastAnswer(running)}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lifecycle
 
 function printBanner(gateway, secrets, infra) {
   const publicUrl = (process.env.VERDICT_PUBLIC_URL || `http://localhost:${gateway.port}`).replace(
@@ -277,18 +344,20 @@ function printBanner(gateway, secrets, infra) {
 }
 
 async function main() {
-  const state = { stopping: false, provisioning: false, started: [], infra: { started: [] }, done: null };
+  const state = { stopping: false, provisioning: false, slots: [], infra: { started: [] }, done: null };
 
-  // Every way out goes through here once: stop the services (last started first), then our servers.
+  // Every way out goes through here once: no restart pending starts, the services stop (last started
+  // first), then our servers.
   const shutdown = (code, reason) => {
     if (state.done) return state.done;
     state.stopping = true;
+    for (const slot of state.slots) clearTimeout(slot.timer);
     // Until provisioning ends we do not know which servers are ours: main() stops once it does.
     if (state.provisioning) return null;
     log(`${reason}; stopping`);
     state.done = (async () => {
       let clean = true;
-      for (const running of [...state.started].reverse()) clean = (await stopChild(running)) && clean;
+      for (const slot of [...state.slots].reverse()) clean = (await stopChild(slot.running)) && clean;
       await stopInfra(state.infra.started);
       process.exit(code === 0 && !clean ? 1 : code);
     })();
@@ -300,7 +369,7 @@ async function main() {
   // A crash of this launcher must not leave services running behind it (a SIGKILL skips this: then each
   // service sees its launcher pipe end).
   process.on('exit', () => {
-    for (const running of state.started) if (running.exit === null) running.child.kill('SIGKILL');
+    for (const { running } of state.slots) if (running.exit === null) running.child.kill('SIGKILL');
   });
   whenLauncherGone(() => void shutdown(1, 'the process that started this launcher is gone'));
 
@@ -316,37 +385,34 @@ async function main() {
   state.provisioning = false;
   if (state.stopping) return shutdown(0, 'stopped while the servers were starting');
   const secrets = resolveSecrets();
-  const env = { ...state.infra.env, ...secrets.env };
   // One bundle per entry (test-results and its projector share theirs), named by the service's folder.
-  const bundleOf = (service) => service.entry.split('/')[1];
+  const folderOf = (service) => service.entry.split('/')[1];
   const bundles = await bundleEntries(
-    Object.fromEntries(services.map((service) => [bundleOf(service), service.entry])),
+    Object.fromEntries(services.map((service) => [folderOf(service), service.entry])),
   );
+  const context = {
+    state,
+    shutdown,
+    env: { ...state.infra.env, ...secrets.env },
+    bundleOf: (service) => bundles[folderOf(service)],
+  };
 
   for (const [index, service] of services.entries()) {
-    const running = startService(service, index, env, bundles[bundleOf(service)]);
-    state.started.push(running);
-    log(`started ${service.name} (pid ${running.child.pid})`);
-    void running.exited.then((exit) => {
-      if (!state.stopping) void shutdown(1, `${service.name} exited unexpectedly (${describeExit(exit)})`);
-    });
+    const slot = createSlot(service, index);
+    state.slots.push(slot);
+    const running = launch(slot, context);
     if (!(await waitUntilReady(running, state))) {
-      if (running.exit === null && !state.stopping) {
-        const last =
-          running.port === null
-            ? 'it never said which port it listens on (still starting: see its warnings above)'
-            : `its /readyz answered: ${running.lastReadiness ?? 'nothing yet'}`;
-        void shutdown(1, `${service.name} was not ready within ${READY_TIMEOUT_MS / 1000} s; ${last}`);
-      }
+      if (running.exit === null && !state.stopping)
+        void shutdown(
+          1,
+          `${service.name} was not ready within ${READY_TIMEOUT_MS / 1000} s; ${lastAnswer(running)}`,
+        );
       return state.done;
     }
+    slot.ready = true;
     log(`${service.name} is ready on port ${running.port}`);
   }
-  printBanner(
-    state.started.find((running) => running.service.name === 'gateway'),
-    secrets,
-    state.infra,
-  );
+  printBanner(state.slots.find((slot) => slot.service.name === 'gateway').running, secrets, state.infra);
   return undefined;
 }
 

@@ -53,6 +53,12 @@ function pidsOf(launcher: RunningProcess): Record<string, number> {
   return pids;
 }
 
+/** Every pid the launcher started each service with, in order: a restart adds one. */
+function allPidsOf(launcher: RunningProcess, service: string): number[] {
+  const started = new RegExp(`started ${service} \\(pid (\\d+)\\)`, 'g');
+  return [...launcher.output().matchAll(started)].map((match) => Number(match[1]));
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
@@ -102,26 +108,70 @@ describe('the distributed launcher leaves no orphans', () => {
       expect({ port, free: await portIsFree(port) }).toEqual({ port, free: true });
     }
   });
+});
+
+// One Verdict for the tests below, in order: a distributed start takes most of a minute of the suite's time.
+describe('a running distributed Verdict', () => {
+  const ports = portsEnv();
+  const started: RunningProcess[] = [];
+  const pids = new Set<number>();
+  let launcher: RunningProcess;
+  let before: Record<string, number>;
+
+  beforeAll(async () => {
+    launcher = startDistributed(ports);
+    started.push(launcher);
+    await launcher.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
+    before = pidsOf(launcher);
+    for (const pid of Object.values(before)) pids.add(pid);
+  }, READY_TIMEOUT_MS + 30_000);
+
+  afterAll(async () => {
+    // A failed test must leave nothing behind either.
+    for (const running of started) {
+      if (running.child.exitCode === null && running.child.signalCode === null) await running.stop('SIGINT');
+    }
+    for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
 
   it('when a Verdict still holds a port, then a second start refuses, naming the port and the pid, and starts nothing', async () => {
-    const ports = portsEnv();
-    const first = startDistributed(ports);
-    started.push(first);
-    await first.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
-    const byService = pidsOf(first);
-
     const second = startDistributed(ports);
     started.push(second);
     expect(await second.exited).toBe(1);
-    expect(second.output()).toContain(`port ${ports.PORT} (gateway) is in use by pid ${byService.gateway}`);
+    expect(second.output()).toContain(`port ${ports.PORT} (gateway) is in use by pid ${before.gateway}`);
     expect(second.output()).toContain(
-      `port ${ports.VERDICT_ANALYTICS_PORT} (analytics) is in use by pid ${byService.analytics}`,
+      `port ${ports.VERDICT_ANALYTICS_PORT} (analytics) is in use by pid ${before.analytics}`,
     );
     expect(second.output()).not.toMatch(/started \S+ \(pid/);
-
-    // The first one is untouched, and stops as usual.
+    // The first one is untouched.
     expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
-    expect(await first.stop('SIGINT')).toBe(0);
-    expect(Object.values(byService).filter(isProcessAlive)).toEqual([]);
+  });
+
+  // The test-results API, where results arrive: the first of the processes issue 33 kills.
+  it('when a service is killed with SIGKILL, then the launcher logs it and starts it again, and the others keep running', async () => {
+    process.kill(before['test-results'] as number, 'SIGKILL');
+    await launcher.waitFor(
+      /test-results exited unexpectedly \(signal SIGKILL\); restarting in 0\.5 s \(restart 1\)[\s\S]*started test-results \(pid \d+\)[\s\S]*test-results is ready on port/,
+      60_000,
+    );
+    const testResults = allPidsOf(launcher, 'test-results');
+    for (const pid of testResults) pids.add(pid);
+    expect(testResults).toEqual([before['test-results'], expect.any(Number)]);
+    expect(isProcessAlive(testResults[1] as number)).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${ports.VERDICT_TEST_RESULTS_PORT}/readyz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).status).toBe(200);
+    const others = SERVICES.filter((service) => service !== 'test-results');
+    expect(others.map((service) => allPidsOf(launcher, service))).toEqual(
+      others.map((service) => [before[service]]),
+    );
+    expect(others.filter((service) => !isProcessAlive(before[service] as number))).toEqual([]);
+  });
+
+  it('when it is stopped with Ctrl-C after a restart, then every service stops, the restarted one too, and frees its port', async () => {
+    expect(await launcher.stop('SIGINT')).toBe(0);
+    expect([...pids].filter(isProcessAlive)).toEqual([]);
+    for (const port of Object.values(ports).map(Number)) {
+      expect({ port, free: await portIsFree(port) }).toEqual({ port, free: true });
+    }
   });
 });
