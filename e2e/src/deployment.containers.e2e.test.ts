@@ -43,6 +43,17 @@ interface Images {
   VERDICT_APICURIO_IMAGE: string;
 }
 
+/**
+ * A container whose root filesystem is read-only, as compose's `read_only: true` (testcontainers has no
+ * option for it).
+ */
+class ReadOnlyRootContainer extends GenericContainer {
+  constructor(image: string) {
+    super(image);
+    this.hostConfig.ReadonlyRootfs = true;
+  }
+}
+
 /** Builds (or finds up to date) every image; its progress and timings go to the test run's stderr. */
 async function buildImages(): Promise<Images> {
   const build = spawn('bash', [path.join(repoRoot, 'infra/docker/build-images')], {
@@ -255,8 +266,15 @@ describe('Verdict deployed from its container images (testcontainers)', () => {
       VERDICT_BLOB_DIR: '/blobs',
       LOG_LEVEL: 'info',
     };
+    // As docker-compose.yml runs them: as the image's `node` user, on a read-only root filesystem.
     const service = (command: string, alias: string) =>
-      on(images.VERDICT_IMAGE, alias)
+      new ReadOnlyRootContainer(images.VERDICT_IMAGE)
+        .withNetwork(network as StartedNetwork)
+        .withNetworkAliases(alias)
+        .withUser('1000:1000')
+        .withTmpFs({ '/tmp': 'size=64m' })
+        .withDroppedCapabilities('ALL')
+        .withSecurityOpt('no-new-privileges:true')
         .withCommand([command])
         .withEnvironment(common)
         .withBindMounts([{ source: blobDir as string, target: '/blobs' }])
@@ -414,6 +432,25 @@ describe('Verdict deployed from its container images (testcontainers)', () => {
     const usage = await call('GET', `/api/public/v1/${projectId}/usage`, token);
     return usage.status === 200 ? (usage.body as { data: { projectUsed: number } }).data.projectUsed : -1;
   }
+
+  it("when Verdict's containers run, then each runs as the image's node user and cannot write its root filesystem", async () => {
+    const verdict = containers.filter((container) =>
+      /verdict-e2e-(gateway|test-results|manual-testing|webhooks|analytics)/.test(container.getName()),
+    );
+    expect(verdict.length).toBeGreaterThanOrEqual(5);
+    for (const container of verdict) {
+      const user = await container.exec(['id', '-u']);
+      // The node user's own home: only the read-only root keeps it from writing there.
+      const home = await container.exec(['touch', '/home/node/written']);
+      const scratch = await container.exec(['touch', '/tmp/written']);
+      expect({
+        name: container.getName(),
+        uid: user.output.trim(),
+        home: home.exitCode,
+        tmp: scratch.exitCode,
+      }).toEqual({ name: container.getName(), uid: '1000', home: 1, tmp: 0 });
+    }
+  });
 
   it('when a run is ingested through the gateway container, then it reads back from the services, and a signed webhook reaches the host for its start and its end', async () => {
     const { projectId, token } = await provisionProject();
