@@ -17,6 +17,7 @@ import { benchManualWeb } from './manualWeb.bench';
 import { benchRelayLag } from './relayLag.bench';
 import { benchReporter } from './reporter.bench';
 import { benchSchemaRegistry } from './schemaRegistry.bench';
+import { benchSoak } from './soak.bench';
 import { benchWeb } from './web.bench';
 import { benchWebhooks } from './webhooks.bench';
 import { onScratchDatabase } from './support';
@@ -65,11 +66,23 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
       databaseUrl: server('DATABASE_URL'),
       kafkaBrokers: server('KAFKA_BROKERS').split(','),
     }),
+  // 30 minutes (VERDICT_SOAK_MINUTES): run only when named.
+  soak: () =>
+    onScratchDatabase(server('DATABASE_URL'), (databaseUrl) =>
+      benchSoak({
+        databaseUrl,
+        kafkaBrokers: server('KAFKA_BROKERS'),
+        redisUrl: server('REDIS_URL'),
+        schemaRegistryUrl: server('SCHEMA_REGISTRY_URL'),
+      }),
+    ),
 };
+/** Benches too long for a run of all of them: only when named. */
+const ONLY_WHEN_NAMED = new Set(['soak']);
 
 async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-  const names = wanted.length > 0 ? wanted : Object.keys(benches);
+  const names = wanted.length > 0 ? wanted : Object.keys(benches).filter((n) => !ONLY_WHEN_NAMED.has(n));
   const rows: BenchRow[] = [];
   for (const name of names) {
     const bench = benches[name];
