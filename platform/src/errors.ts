@@ -70,6 +70,15 @@ export class RateLimitError extends AppError {
   }
 }
 
+/** A path some route serves, asked with a method none of them takes: 405 with `Allow` (RFC 9110 §15.5.6). */
+export class MethodNotAllowedError extends AppError {
+  readonly allowed: readonly string[];
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
+    this.allowed = allowed;
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(message = 'Request body too large') {
     super('PAYLOAD_TOO_LARGE', message);

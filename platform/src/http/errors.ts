@@ -1,8 +1,9 @@
 import { httpStatusOf, type ErrorCode, type ErrorEnvelope } from '@verdict/contracts';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, NotFoundError, RateLimitError } from '../errors';
+import { AppError, MethodNotAllowedError, NotFoundError, RateLimitError } from '../errors';
 import type { Logger } from '../logging';
+import { methodsServing } from './allowedMethods';
 import { describeIssues } from './validate';
 
 /**
@@ -26,11 +27,7 @@ export interface ErrorResponse {
  */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof AppError) {
-    const headers: Record<string, string> =
-      err instanceof RateLimitError
-        ? { 'Retry-After': String(Math.max(0, Math.ceil(err.retryAfterSeconds))) }
-        : {};
-    return answer(err.code, err.message, headers);
+    return answer(err.code, err.message, headersOf(err));
   }
   if (err instanceof z.core.$ZodError) {
     return answer('VALIDATION_ERROR', describeIssues(err.issues));
@@ -68,14 +65,28 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * Answers 404 NOT_FOUND for every request no route took.
+ * Answers every request no route took: 405 METHOD_NOT_ALLOWED with `Allow` when a route serves its path
+ * with other methods (TRACE on a list, DELETE on a run), else 404 NOT_FOUND.
  *
  * @example app.use(notFoundFallback());
  */
 export function notFoundFallback(): RequestHandler {
   return (req, _res, next) => {
-    next(new NotFoundError(`No route for ${req.method} ${req.path}`));
+    const allowed = methodsServing(req.app, req.path);
+    next(
+      allowed.length > 0
+        ? new MethodNotAllowedError(req.method, req.path, allowed)
+        : new NotFoundError(`No route for ${req.method} ${req.path}`),
+    );
   };
+}
+
+/** The headers an error's status asks for: when to retry a 429, what a 405's resource allows. */
+function headersOf(err: AppError): Record<string, string> {
+  if (err instanceof RateLimitError)
+    return { 'Retry-After': String(Math.max(0, Math.ceil(err.retryAfterSeconds))) };
+  if (err instanceof MethodNotAllowedError) return { Allow: err.allowed.join(', ') };
+  return {};
 }
 
 function answer(code: ErrorCode, message: string, headers: Record<string, string> = {}): ErrorResponse {

@@ -1,5 +1,5 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
-import type { Express, Router } from 'express';
+import { Router, type Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { z } from 'zod';
@@ -217,6 +217,29 @@ describe('the error envelope', () => {
       success: false,
       error: { code: 'NOT_FOUND', message: 'No route for GET /nowhere' },
     });
+  });
+
+  it('when a path is served but not with the method asked (TRACE, DELETE), then it answers 405 METHOD_NOT_ALLOWED with Allow, also through a mounted router', async () => {
+    const { logger } = capturingLogger();
+    const { app, finish } = createHttpApp({ logger, service: 'test' });
+    const api = Router();
+    api.get('/:projectId/runs', (_req, res) => void res.json({}));
+    api.post('/:projectId/runs', (_req, res) => void res.json({}));
+    app.use('/api/v1', api);
+    app.put('/settings', (_req, res) => void res.json({}));
+    finish();
+
+    for (const method of ['trace', 'delete'] as const) {
+      const response = await request(app)[method]('/api/v1/p1/runs');
+      expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+        method,
+        status: 405,
+        allow: 'GET, HEAD, POST',
+      });
+      expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    expect((await request(app).trace('/settings')).headers.allow).toBe('PUT');
+    expect((await request(app).trace('/api/v1/p1/nothing-here')).status).toBe(404);
   });
 
   it('when the JSON body is malformed, then it answers 400 VALIDATION_ERROR', async () => {

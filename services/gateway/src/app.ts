@@ -15,6 +15,7 @@ import type {
 import {
   buildOpenApiDocument,
   createHttpApp,
+  MethodNotAllowedError,
   NotFoundError,
   serveSignedBlobs,
   toExpressPath,
@@ -31,7 +32,7 @@ import type { Identity } from './identity/module';
 import { createMcpRelay, MCP_PATH, mcpRouter, type McpEndpoint } from './mcp/mcpEndpoint';
 import { deadLetterRouter } from './operations/routes';
 import { forwardTo, type ServiceMount } from './routing/forward';
-import { compileRoutes, findRoute } from './routing/routeTable';
+import { compileRoutes, findRoute, methodsOf } from './routing/routeTable';
 
 /** The public prefixes of spec §1: clients differ on whether `v1` comes before or after `public`. */
 export const API_PREFIXES = ['/api/public/v1', '/api/v1/public'] as const;
@@ -127,15 +128,27 @@ function docsRouter(openApiPath: string): Router {
 }
 
 /**
- * Unknown paths answer 404 before any token is asked for, so probing them costs no credentials. A known
- * one names its route for the metrics, whatever answers it (a 401, a 429 or the service).
+ * Unknown paths answer 404 before any token is asked for, so probing them costs no credentials, and a
+ * known path asked with a method none of its routes takes answers 405 with `Allow` (what the OpenAPI
+ * document says already); OPTIONS on it answers 204 with that `Allow`. A known route names itself for the
+ * metrics, whatever answers it (a 401, a 429 or the service).
  */
 function rejectUnknownRoutes(routes: readonly RouteSpec[]): RequestHandler {
   const table = compileRoutes('api', routes);
   return (req, res, next) => {
     const route = findRoute(table, req.method, req.path);
     if (!route) {
-      next(new NotFoundError(`No route for ${req.method} ${req.baseUrl}${req.path}`));
+      const allowed = methodsOf(table, req.path);
+      if (req.method === 'OPTIONS' && allowed.length > 0) {
+        res.set('Allow', allowed.join(', ')).status(204).end();
+        return;
+      }
+      const path = `${req.baseUrl}${req.path}`;
+      next(
+        allowed.length > 0
+          ? new MethodNotAllowedError(req.method, path, allowed)
+          : new NotFoundError(`No route for ${req.method} ${path}`),
+      );
       return;
     }
     res.locals.routeLabel = `${req.baseUrl}${toExpressPath(route.path)}`;

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { ErrorEnvelope } from '@verdict/contracts';
 import {
   CLUSTERS,
@@ -9,6 +10,20 @@ import {
 } from './testing';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Any method, TRACE included (fetch refuses to send it). */
+function raw(url: string, method: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+    const request = http.request(url, { method, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, body }),
+      );
+    });
+    request.on('error', reject).end();
+  });
+}
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
@@ -49,6 +64,31 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
     expect(Number(answer.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
     expect(answer.headers.get('ratelimit-reset')).not.toBeNull();
     expect((await get(`${at.url}/nowhere`)).status).toBe(404);
+  });
+
+  it('when a known path is asked with a method none of its routes takes (TRACE, DELETE), then 405 METHOD_NOT_ALLOWED with Allow, token or not; OPTIONS answers 204 with the same Allow', async () => {
+    const { projectId, token } = await provision(at.url);
+    // The gateway's own routes: the services behind it are not mounted in this test.
+    const tokenInfo = `/api/public/v1/${projectId}/token-info`;
+    const cases = [
+      { method: 'TRACE', path: tokenInfo, headers: bearer(token.token), allow: 'GET, HEAD' },
+      { method: 'TRACE', path: tokenInfo, headers: {}, allow: 'GET, HEAD' },
+      { method: 'DELETE', path: tokenInfo, headers: bearer(token.token), allow: 'GET, HEAD' },
+      { method: 'TRACE', path: '/admin/v1/users', headers: {}, allow: 'GET, HEAD, POST' },
+    ];
+    for (const { method, path, headers, allow } of cases) {
+      const answer = await raw(`${at.url}${path}`, method, headers);
+      expect({ method, path, status: answer.status, allow: answer.allow }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+      });
+      expect(ErrorEnvelope.parse(JSON.parse(answer.body)).error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const options = await raw(`${at.url}${tokenInfo}`, 'OPTIONS', {});
+    expect({ status: options.status, allow: options.allow }).toEqual({ status: 204, allow: 'GET, HEAD' });
+    expect((await raw(`${at.url}/api/public/v1/${projectId}/no-such-family`, 'TRACE', {})).status).toBe(404);
   });
 
   it('when the retired context endpoint is called, with a token, without one or with a bad one, then it answers 404 NOT_FOUND (spec §4.2, §9)', async () => {

@@ -32,6 +32,15 @@ export function compileRoutes(owner: string, routes: readonly RouteSpec[]): Comp
   }));
 }
 
+/** The methods the routes of a path take, `HEAD` with `GET` (a 405's `Allow`); none for an unknown path. */
+export function methodsOf(table: CompiledRoute[], path: string): string[] {
+  const methods = new Set<string>(
+    table.filter((route) => route.pattern.test(path)).map((route) => route.method),
+  );
+  if (methods.has('get')) methods.add('head');
+  return [...methods].map((method) => method.toUpperCase()).sort();
+}
+
 /** The route a request matches; HEAD is answered by GET routes, as Express does. */
 export function findRoute(table: CompiledRoute[], method: string, path: string): CompiledRoute | undefined {
   const wanted = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
