@@ -254,7 +254,10 @@ async function stopChild(running) {
     }
   }
   const { code, signal } = running.exit;
-  return code === 0 || signal === 'SIGTERM';
+  const clean = code === 0 || signal === 'SIGTERM';
+  // The launcher's exit code is then 1: this line says which service made it so.
+  if (!clean) log(`${running.service.name} did not stop cleanly (${describeExit(running.exit)})`);
+  return clean;
 }
 
 function describeExit({ code, signal }) {
