@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { Pagination } from './envelope';
 import { FailureQuarantine, FailureVerdict, SignatureRef, SuspectCommits } from './failureAnalysis';
 import { RunGate } from './quarantine';
-import { Outcome, ResultStatus, ResultWorker, SourceLocation, TestStep } from './testResults';
+import {
+  Outcome,
+  RecordedSourceLocation as SourceLocation,
+  RecordedTestStep as TestStep,
+  ResultStatus,
+  ResultWorker,
+} from './testResults';
 import { RunHost, RunSettings } from './testResultsEvents';
 
 /**

@@ -3,7 +3,6 @@
  * Quarantined failures (verdict `quarantined`) never count against a rule.
  */
 import { z } from 'zod';
-import { STORED_INTEGER_MAX } from './http';
 import { defineEvent } from './events';
 
 const Timestamp = z.iso.datetime({ offset: true });
@@ -11,13 +10,7 @@ const Timestamp = z.iso.datetime({ offset: true });
 /** A project's gate rules; an absent rule is not judged. At least one rule makes a gate. */
 export const GateRules = z
   .object({
-    maxFailedTests: z
-      .number()
-      .int()
-      .min(0)
-      .max(STORED_INTEGER_MAX)
-      .optional()
-      .describe('At most this many failed tests'),
+    maxFailedTests: z.number().int().min(0).optional().describe('At most this many failed tests'),
     minPassRate: z
       .number()
       .min(0)
@@ -31,24 +24,12 @@ export const GateRules = z
       .max(1)
       .optional()
       .describe('At most this share of the tests that ran was flaky'),
-    minTestCount: z
-      .number()
-      .int()
-      .min(0)
-      .max(STORED_INTEGER_MAX)
-      .optional()
-      .describe('At least this many tests ran (not skipped)'),
+    minTestCount: z.number().int().min(0).optional().describe('At least this many tests ran (not skipped)'),
     requiredProjects: z
       .array(z.string().min(1))
       .optional()
       .describe('Playwright projects (platforms) that must have run at least one test'),
-    maxDurationMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(STORED_INTEGER_MAX)
-      .optional()
-      .describe("The run's wall-clock duration at most"),
+    maxDurationMs: z.number().int().min(0).optional().describe("The run's wall-clock duration at most"),
   })
   .strict();
 export type GateRules = z.infer<typeof GateRules>;

@@ -120,7 +120,7 @@ export interface ClassicStep {
 }
 export const ClassicStep: z.ZodType<ClassicStep> = z.lazy(() =>
   z.object({
-    step: z.number().int().min(1).max(STORED_INTEGER_MAX),
+    step: z.number().int().min(1),
     action: z.string(),
     data: z.string(),
     expectedResult: z.string(),
@@ -134,11 +134,7 @@ export interface GherkinStep {
   subSteps: GherkinStep[];
 }
 export const GherkinStep: z.ZodType<GherkinStep> = z.lazy(() =>
-  z.object({
-    step: z.number().int().min(1).max(STORED_INTEGER_MAX),
-    text: z.string(),
-    subSteps: z.array(GherkinStep),
-  }),
+  z.object({ step: z.number().int().min(1), text: z.string(), subSteps: z.array(GherkinStep) }),
 );
 
 export const CaseSteps = z.object({ classic: z.array(ClassicStep), gherkin: z.array(GherkinStep) });
