@@ -127,6 +127,7 @@ export const sessionRoutes = defineRoutes([
     tag: 'Session',
     security: 'bearer',
     roles: ROLES,
+    sessionOnly: true,
     body: IssueOwnTokenRequest,
     responses: {
       201: ok(IssuedToken, 'Issued: the only answer that carries the cleartext token'),
@@ -146,6 +147,7 @@ export const sessionRoutes = defineRoutes([
     tag: 'Session',
     security: 'bearer',
     roles: ROLES,
+    sessionOnly: true,
     params: OwnTokenPath,
     responses: {
       200: ok(RevokedToken, 'Revoked'),

@@ -56,10 +56,14 @@ interface RouteSpecBase {
 /**
  * A route as data. A `bearer` route (a user or project token) names the project in its path and the roles
  * that may call it: the binder refuses any other with 403 FORBIDDEN, whatever reached the service. An
- * `admin` route is opened by the admin key, a `none` route by nobody.
+ * `admin` route is opened by the admin key, a `none` route by nobody. A `sessionOnly` bearer route is
+ * opened by the web session alone (issuing and revoking one's own tokens): a bearer token gets 403.
  */
 export type RouteSpec = RouteSpecBase &
-  ({ security: 'bearer'; roles: readonly Role[] } | { security: 'admin' | 'none'; roles?: undefined });
+  (
+    | { security: 'bearer'; roles: readonly Role[]; sessionOnly?: boolean }
+    | { security: 'admin' | 'none'; roles?: undefined; sessionOnly?: undefined }
+  );
 
 /**
  * Declares a list of routes, keeping each one's literal method, path and schemas, so that a binder can

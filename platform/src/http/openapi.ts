@@ -186,17 +186,21 @@ function operationOf(route: RouteSpec, operationId: string, components: Componen
     tags: [route.tag],
     // Who may call it (spec §5.4): the roles the route declares, which the service enforces.
     ...(route.roles ? { 'x-roles': [...route.roles] } : {}),
-    security: securityOf(route.security),
+    security: securityOf(route),
     parameters: parametersOf(route, components),
     ...body,
     responses,
   };
 }
 
-/** A token route also takes the web app's session cookie (docs/web.md): either one, never both needed. */
-function securityOf(security: RouteSpec['security']): Record<string, never[]>[] {
-  if (security === 'none') return [];
-  if (security === 'admin') return [{ adminKey: [] }];
+/**
+ * A token route also takes the web app's session cookie (docs/web.md): either one, never both needed. A
+ * session-only route takes the cookie alone, so that the document does not offer a bearer token it refuses.
+ */
+function securityOf(route: RouteSpec): Record<string, never[]>[] {
+  if (route.security === 'none') return [];
+  if (route.security === 'admin') return [{ adminKey: [] }];
+  if (route.sessionOnly) return [{ sessionCookie: [] }];
   return [{ bearerToken: [] }, { sessionCookie: [] }];
 }
 

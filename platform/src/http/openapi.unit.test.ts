@@ -85,6 +85,16 @@ describe('buildOpenApiDocument', () => {
             body: z.object({ file: z.string().meta({ format: 'binary' }), note: z.string().optional() }),
             responses: { 201: { description: 'Created' } },
           },
+          {
+            method: 'delete',
+            path: '/{projectId}/folders/{folderId}',
+            summary: 'A folder removed, from the web app only',
+            tag: 'Folders',
+            security: 'bearer',
+            roles: READER_ROLES,
+            sessionOnly: true,
+            responses: { 200: { description: 'OK' } },
+          },
         ],
       },
     ],
@@ -113,6 +123,15 @@ describe('buildOpenApiDocument', () => {
       'RateLimit-Reset',
       'Retry-After',
     ]);
+  });
+
+  it('when a route takes a token, then either a bearer token or the session cookie opens it; when it is session-only, the cookie alone', () => {
+    const folder = document.paths['/api/{projectId}/folders/{folderId}'] as Record<
+      string,
+      { security: unknown }
+    >;
+    expect(folder.get?.security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
+    expect(folder.delete?.security).toEqual([{ sessionCookie: [] }]);
   });
 
   it('when a query parameter is an integer parsed from its text, then it shows as an integer with its bounds and numeric default', () => {

@@ -53,16 +53,24 @@ describe('the OpenAPI document', () => {
     expect(await other.json()).toEqual(document);
   });
 
-  it('when the public document is read, then it describes the public API only: operations under /api/public/v1 that take a bearer token or the web session, the sign-in alone taking neither', () => {
+  it("when the public document is read, then it describes the public API only: operations under /api/public/v1 that take a bearer token or the web session, the sign-in taking neither and issuing or revoking one's own tokens the session alone", () => {
     const operations = operationsOf(document);
     expect(operations.map(({ path }) => path)).toContain('/api/public/v1/{projectId}/token-info');
+    const sessionOnly = [
+      'post /api/public/v1/session/tokens',
+      'delete /api/public/v1/session/tokens/{tokenId}',
+    ];
     for (const { path, method, operation } of operations) {
       expect({ path, prefixed: path.startsWith('/api/public/v1/') }).toEqual({ path, prefixed: true });
       const signIn = method === 'post' && path === '/api/public/v1/session';
       expect({ path, method, security: operation.security }).toEqual({
         path,
         method,
-        security: signIn ? [] : [{ bearerToken: [] }, { sessionCookie: [] }],
+        security: signIn
+          ? []
+          : sessionOnly.includes(`${method} ${path}`)
+            ? [{ sessionCookie: [] }]
+            : [{ bearerToken: [] }, { sessionCookie: [] }],
       });
     }
     expect(Object.keys(document.paths).filter((path) => /\/context$|downloads/.test(path))).toEqual([]);
