@@ -208,6 +208,19 @@ async function main() {
       process.exit(code);
       break;
     }
+    case 'test-faults': {
+      // The full fault-injection suite (e2e/src/faults): it starts the distributed mode and `npm start`
+      // itself, on the client package (built when stale), and stops and starts the local servers.
+      const built = await buildApp();
+      if (built !== 0) process.exit(built);
+      const { env, started } = await provisionInfra();
+      const code = await run(node22, ['--import', 'tsx', 'e2e/src/faults/main.ts', ...rest], {
+        env: { ...process.env, ...env },
+      });
+      await stopInfra(started);
+      process.exit(code);
+      break;
+    }
     case 'test-web': {
       // The browser tests alone (`npm run test:web -- -g "sign in"`): the app built, then Playwright.
       const built = await buildApp();
