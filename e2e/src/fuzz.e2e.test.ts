@@ -5,15 +5,28 @@ import path from 'node:path';
 import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 import { ensureSchemathesis, SCHEMATHESIS_DIR } from './schemathesis';
 
-// Issue 19's black-box run, kept in the suite: schemathesis (pinned, in a virtual environment made on first
-// use) drives every operation of both served documents against `npm start` for about two minutes, and the
-// build fails on any 5xx (not_a_server_error), any status an operation does not declare
-// (status_code_conformance) and any answer that does not fit its declared schema
-// (response_schema_conformance).
+// Issue 19's black-box run, kept in the suite and widened by issue 33: schemathesis (pinned, in a virtual
+// environment made on first use) drives every operation of both served documents against `npm start`, in
+// all its phases (the coverage phase's boundary values, fuzzing, and stateful sequences through the links it
+// infers, e.g. create a run, then send it results), under several seeds, with every check the documents can
+// express. The build fails on any 5xx, any status or header an operation does not declare, any answer off
+// its schema, a schema-invalid request accepted (negative_data_rejection), a method the document does not
+// declare not answered 405 with Allow (unsupported_method, allow_header_conformance), credentials that are
+// missing or invalid yet accepted (ignored_auth), a resource gone after it was made or back after it was
+// deleted (ensure_resource_availability, use_after_free).
+//
+// One check is left out, with its reason in docs/api.md ("What the fuzzing run checks"):
+// positive_data_acceptance expects every schema-valid request to succeed, but a few rules hold between
+// values (`budgetChars` only with `as=markdown`, `base` or `baseBranch`, a sign-in with a token or a code)
+// or need data that exists (a suite `parentId`, a JUnit root element), which OpenAPI cannot state.
 
-const CHECKS = 'not_a_server_error,response_schema_conformance,status_code_conformance';
-/** Seconds of generation per document: the public API gets most of the two minutes. */
-const BUDGET = { public: 90, admin: 25 };
+const EXCLUDED_CHECKS = 'positive_data_acceptance';
+/** Seconds of generation per run: the public API under two seeds, the admin API under one. */
+const RUNS = [
+  { document: 'public', seed: 1, maxTime: 50 },
+  { document: 'public', seed: 2, maxTime: 50 },
+  { document: 'admin', seed: 1, maxTime: 20 },
+] as const;
 /** Tokens of the demo owner the requests take turns with (e2e/schemathesis/hooks.py says why). */
 const TOKENS = 40;
 
@@ -27,6 +40,7 @@ function schemathesis(
   st: string,
   document: string,
   maxTime: number,
+  seed: number,
   env: NodeJS.ProcessEnv,
   workDir: string,
 ): Promise<Outcome> {
@@ -39,9 +53,13 @@ function schemathesis(
         'run',
         document,
         '--checks',
-        CHECKS,
+        'all',
+        '--exclude-checks',
+        EXCLUDED_CHECKS,
         '--max-time',
         String(maxTime),
+        '--seed',
+        String(seed),
         // One worker: two hit a CPython 3.11 race in hypothesis's lambda descriptions (a runtime error).
         '--workers',
         '1',
@@ -80,7 +98,7 @@ describe('fuzzing both OpenAPI documents with schemathesis (npm start)', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('when every operation is fuzzed with valid tokens, then no answer is a 5xx, an undeclared status or off its schema', async () => {
+  it('when every operation is fuzzed under several seeds, statefully and with every check the documents express, then nothing fails: no 5xx, no undeclared status, method or header, no answer off its schema, no invalid data or credentials accepted', async () => {
     const st = await ensureSchemathesis();
     const port = randomPort();
     verdict = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], {
@@ -121,22 +139,23 @@ describe('fuzzing both OpenAPI documents with schemathesis (npm start)', () => {
     };
 
     const started = Date.now();
-    const publicRun = await schemathesis(
-      st,
-      `${base}/api/public/v1/openapi.json`,
-      BUDGET.public,
-      env,
-      dataDir,
-    );
-    const adminRun = await schemathesis(st, `${base}/admin/v1/openapi.json`, BUDGET.admin, env, dataDir);
+    const documents = {
+      public: `${base}/api/public/v1/openapi.json`,
+      admin: `${base}/admin/v1/openapi.json`,
+    };
+    const outcomes: Array<{ run: string; outcome: Outcome }> = [];
+    for (const { document, seed, maxTime } of RUNS) {
+      const outcome = await schemathesis(st, documents[document], maxTime, seed, env, dataDir);
+      outcomes.push({ run: `${document} API, seed ${seed}`, outcome });
+    }
     process.stdout.write(
-      `schemathesis: public API ${testCases(publicRun.output)}; admin API ${testCases(adminRun.output)}; ` +
+      `schemathesis: ${outcomes.map(({ run, outcome }) => `${run}: ${testCases(outcome.output)}`).join('; ')}; ` +
         `${Math.round((Date.now() - started) / 1000)} s\n`,
     );
     // The whole report on failure: what was sent, what came back, and how to replay it.
-    const failed = (run: Outcome) => (run.code === 0 ? '' : run.output);
-    expect({ public: failed(publicRun), admin: failed(adminRun) }).toEqual({ public: '', admin: '' });
-    expect([publicRun.code, adminRun.code]).toEqual([0, 0]);
+    expect(
+      outcomes.map(({ run, outcome }) => ({ run, failed: outcome.code === 0 ? '' : outcome.output })),
+    ).toEqual(outcomes.map(({ run }) => ({ run, failed: '' })));
     // And nothing it accepted was refused later by a consumer (a dead letter), nor logged as unexpected.
     const letters = (await (
       await fetch(`${base}/admin/v1/dead-letters?limit=100`, {

@@ -130,8 +130,8 @@ function docsRouter(openApiPath: string): Router {
 /**
  * Unknown paths answer 404 before any token is asked for, so probing them costs no credentials, and a
  * known path asked with a method none of its routes takes answers 405 with `Allow` (what the OpenAPI
- * document says already); OPTIONS on it answers 204 with that `Allow`. A known route names itself for the
- * metrics, whatever answers it (a 401, a 429 or the service).
+ * document says already). A known route names itself for the metrics, whatever answers it (a 401, a 429
+ * or the service).
  */
 function rejectUnknownRoutes(routes: readonly RouteSpec[]): RequestHandler {
   const table = compileRoutes('api', routes);
@@ -139,10 +139,6 @@ function rejectUnknownRoutes(routes: readonly RouteSpec[]): RequestHandler {
     const route = findRoute(table, req.method, req.path);
     if (!route) {
       const allowed = methodsOf(table, req.path);
-      if (req.method === 'OPTIONS' && allowed.length > 0) {
-        res.set('Allow', allowed.join(', ')).status(204).end();
-        return;
-      }
       const path = `${req.baseUrl}${req.path}`;
       next(
         allowed.length > 0
@@ -153,6 +149,22 @@ function rejectUnknownRoutes(routes: readonly RouteSpec[]): RequestHandler {
     }
     res.locals.routeLabel = `${req.baseUrl}${toExpressPath(route.path)}`;
     next();
+  };
+}
+
+/**
+ * OPTIONS on a known path answers 204 with `Allow` naming every method its routes take, ahead of any
+ * router (Express's own answer would name only the methods of the router it reached first).
+ */
+function answerOptions(routes: readonly RouteSpec[]): RequestHandler {
+  const table = compileRoutes('api', routes);
+  return (req, res, next) => {
+    const allowed = req.method === 'OPTIONS' ? methodsOf(table, req.path) : [];
+    if (allowed.length === 0) {
+      next();
+      return;
+    }
+    res.set('Allow', allowed.join(', ')).status(204).end();
   };
 }
 
@@ -206,6 +218,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   // As under the API prefixes: a path that does not exist is 404 before the admin key is asked for.
   app.use(
     ADMIN_PREFIX,
+    answerOptions(adminRoutes),
     rejectUnknownRoutes(adminRoutes),
     limitFailedAdminKeys({ rateLimiter: options.rateLimiter, logger: options.logger }),
     options.identity.adminRouter(options.adminKey),
@@ -246,6 +259,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     countedElsewhere: relay.isRelayed,
   });
   const api = Router();
+  api.use(answerOptions(publicRoutes(options.services)));
   api.use(retiredContext());
   api.use(createSignInRouter(sessionOptions));
   api.use(accessChain);

@@ -88,6 +88,12 @@ describe.each(CLUSTERS)('the gateway, %s', (_name, makeCluster) => {
     }
     const options = await raw(`${at.url}${tokenInfo}`, 'OPTIONS', {});
     expect({ status: options.status, allow: options.allow }).toEqual({ status: 204, allow: 'GET, HEAD' });
+    // Every method of the path, though the sign-in (POST) is served by another router than sign-out.
+    const session = await raw(`${at.url}/api/public/v1/session`, 'OPTIONS', {});
+    expect({ status: session.status, allow: session.allow }).toEqual({
+      status: 204,
+      allow: 'DELETE, GET, HEAD, POST',
+    });
     expect((await raw(`${at.url}/api/public/v1/${projectId}/no-such-family`, 'TRACE', {})).status).toBe(404);
   });
 
