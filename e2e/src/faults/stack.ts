@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomPort, repoRoot, startProcess, type RunningProcess } from '../processes';
@@ -173,9 +173,12 @@ export async function startEmbedded(): Promise<EmbeddedTarget> {
       process_ = launch();
       await process_.waitFor(`http://localhost:${port}`, READY_TIMEOUT_MS);
     },
+    /** Stops it and removes its data folder. */
     async stop() {
-      if (process_.child.exitCode !== null || process_.child.signalCode !== null) return;
-      await process_.stop('SIGTERM');
+      if (process_.child.exitCode === null && process_.child.signalCode === null) {
+        await process_.stop('SIGTERM');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
