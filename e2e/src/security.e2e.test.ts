@@ -108,7 +108,8 @@ describe('attacks on npm start', () => {
     url: string,
     options: { bearer?: string; body?: string | FormData; headers?: Record<string, string> } = {},
   ): Promise<Answer> {
-    const json = typeof options.body === 'string' ? { 'content-type': 'application/json' } : {};
+    const json: Record<string, string> =
+      typeof options.body === 'string' ? { 'content-type': 'application/json' } : {};
     const response = await fetch(url, {
       method,
       headers: {
