@@ -134,7 +134,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(ErrorEnvelope.parse(await answer.json()).error.message).toContain('results[0].durationMs');
   });
 
-  it('when steps nest deeper than a parser can follow, then 400 names the item, not a 500', async () => {
+  it('when steps nest deeper than a parser can follow, then 400 says how deep a body may nest, not a 500', async () => {
     const { run } = await startRun();
     // Written as text: JSON.stringify itself cannot follow 20,000 levels.
     const depth = 20_000;
@@ -150,7 +150,7 @@ describe.each(DATABASES)('the ingest routes on $name', (database) => {
     expect(answer.status).toBe(400);
     const body = ErrorEnvelope.parse(await answer.json());
     expect(body.error.code).toBe('VALIDATION_ERROR');
-    expect(body.error.message).toBe('results[1]: is nested too deeply');
+    expect(body.error.message).toBe('body: nested deeper than 128 levels');
   });
 
   it('when a run is finished, then a retried finish answers the same run and results get 409 RUN_FINISHED', async () => {
