@@ -82,11 +82,16 @@ describe('the web app served by the gateway', () => {
     expect((await fetch(`${gateway.url}/favicon.svg`)).status).toBe(200);
   });
 
-  it('when a path is not a page of the app, then everything else keeps its behaviour: the API, the admin API, health, and the 404 envelope', async () => {
+  it('when a path is not a page of the app, then everything else keeps its behaviour: the API, the admin API, health, and the 404 envelope; a page asked with another method than GET is 405 with Allow', async () => {
     expect((await notFound(`${gateway.url}/api/public/v1/p1/no-such-family`)).code).toBe('NOT_FOUND');
     expect((await notFound(`${gateway.url}/admin/v1/no-such-thing`)).code).toBe('NOT_FOUND');
     expect((await notFound(`${gateway.url}/nowhere`)).code).toBe('NOT_FOUND');
-    expect((await notFound(`${gateway.url}/projects`, 'POST')).code).toBe('NOT_FOUND');
+    const posted = await fetch(`${gateway.url}/projects`, { method: 'POST' });
+    expect({ status: posted.status, allow: posted.headers.get('allow') }).toEqual({
+      status: 405,
+      allow: 'GET, HEAD',
+    });
+    expect(ErrorEnvelope.parse(await posted.json()).error.code).toBe('METHOD_NOT_ALLOWED');
     const health = await fetch(`${gateway.url}/healthz`);
     expect(await health.json()).toEqual({ success: true, data: { status: 'ok' } });
     const unauthorized = await fetch(`${gateway.url}/api/public/v1/p1/token-info`);
