@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 
 // Issue 33, point 3: the authorization matrix. Every operation of the served public OpenAPI document (read
 // at run time, so a new route joins the matrix by being declared) is called once by each of twelve
@@ -150,7 +150,7 @@ describe('the authorization matrix of the public API (npm start)', () => {
     // Generous: `npm start` first rebuilds the client packages when their sources changed.
     await verdict.waitFor('Verdict is running (embedded mode)', 180_000);
     const banner = verdict.output();
-    const field = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(banner)?.[1] ?? '';
+    const field = (name: string) => bannerField(banner, name);
     const [projectId, setupToken, adminKey] = [field('Project id'), field('Token'), field('Admin key')];
     const origin = `http://127.0.0.1:${port}`;
     let sent = 0;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 import { ensureSchemathesis, SCHEMATHESIS_DIR } from './schemathesis';
 
 // Issue 19's black-box run, kept in the suite and widened by issue 33: schemathesis (pinned, in a virtual
@@ -110,7 +110,7 @@ describe('fuzzing both OpenAPI documents with schemathesis (npm start)', () => {
     });
     await verdict.waitFor('Verdict is running (embedded mode)');
     const banner = verdict.output();
-    const field = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(banner)?.[1] ?? '';
+    const field = (name: string) => bannerField(banner, name);
     const [projectId, token, adminKey] = [field('Project id'), field('Token'), field('Admin key')];
     const base = `http://127.0.0.1:${port}`;
     const admin = async (method: string, urlPath: string, body?: unknown) => {

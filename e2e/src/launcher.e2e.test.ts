@@ -2,21 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { isProcessAlive } from '@verdict/platform';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { DISTRIBUTED_SERVICES, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 
 // `npm run start:distributed` (node scripts/run.cjs start-distributed) under a supervisor: issue 19 saw one
 // SIGKILL the launcher's process group mid-stop and leave every service running, ports bound and consumers
 // in their groups; the next start then shared partitions with the orphans.
 
 const READY_TIMEOUT_MS = 180_000;
-const SERVICES = [
-  'gateway',
-  'test-results',
-  'test-results-projector',
-  'manual-testing',
-  'webhooks',
-  'analytics',
-];
+const SERVICES = DISTRIBUTED_SERVICES;
 
 /** Ports of one distributed Verdict, every one chosen at random. */
 function portsEnv() {

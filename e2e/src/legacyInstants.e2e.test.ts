@@ -8,7 +8,7 @@ import { INSTANT_RANGE, RunCreated, RunFinished, TestResultRecorded } from '@ver
 import { createSqlEventStore, type NewEvent, type SqlDatabase } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 
 // Issue 19: before instants were limited to years 1000–9999, runs started "0020-02-29", "0001-01-01" and
 // "0000-06-01" were accepted. Their events are in old stores for good: appended here straight into the
@@ -109,7 +109,7 @@ async function embedded(): Promise<Verdict> {
   };
   let running: RunningProcess = await start();
   const first = running.output();
-  const field = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(first)?.[1] ?? '';
+  const field = (name: string) => bannerField(first, name);
   let earlier = '';
   const projectId = field('Project id');
   return {

@@ -80,3 +80,22 @@ export function startProcess(
 export function randomPort(): number {
   return 20_000 + Math.floor(Math.random() * 12_000);
 }
+
+/**
+ * A value of a Verdict start banner (`Project id`, `Token`, `Admin key`), or '' when it is not there.
+ *
+ * @example const projectId = bannerField(verdict.output(), 'Project id');
+ */
+export function bannerField(banner: string, name: string): string {
+  return new RegExp(`${name}:\\s+(\\S+)`).exec(banner)?.[1] ?? '';
+}
+
+/** The services of the distributed mode, as its launcher names them in `started <name> (pid N)`. */
+export const DISTRIBUTED_SERVICES = [
+  'gateway',
+  'test-results',
+  'test-results-projector',
+  'manual-testing',
+  'webhooks',
+  'analytics',
+] as const;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
 
 // Issue 33, "security as tests", against `npm start` as a user runs it (LOG_LEVEL=debug): upload names
 // that try to leave the blob folder and uploads that would run as HTML or SVG in the app's origin; JSON
@@ -80,7 +80,7 @@ describe('attacks on npm start', () => {
     // Generous: run.cjs first rebuilds the client packages when they are stale.
     await verdict.waitFor('Verdict is running (embedded mode)', 480_000);
     const banner = verdict.output();
-    const field = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(banner)?.[1] ?? '';
+    const field = (name: string) => bannerField(banner, name);
     [projectId, token, adminKey] = [field('Project id'), field('Token'), field('Admin key')];
     expect([projectId, token, adminKey].every((value) => value !== '')).toBe(true);
   }, 540_000);

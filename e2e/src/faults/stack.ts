@@ -9,16 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from '../processes';
+import { DISTRIBUTED_SERVICES, randomPort, repoRoot, startProcess, type RunningProcess } from '../processes';
 
-export const SERVICES = [
-  'gateway',
-  'test-results',
-  'test-results-projector',
-  'manual-testing',
-  'webhooks',
-  'analytics',
-] as const;
+export const SERVICES = DISTRIBUTED_SERVICES;
 export type ServiceName = (typeof SERVICES)[number];
 
 const PORT_VARIABLES: Record<ServiceName, string> = {
