@@ -129,6 +129,12 @@ export const sessionRoutes = defineRoutes([
     roles: ROLES,
     sessionOnly: true,
     body: IssueOwnTokenRequest,
+    links: {
+      revokeToken: {
+        to: 'delete /session/tokens/{tokenId}',
+        parameters: { tokenId: '$response.body#/data/id' },
+      },
+    },
     responses: {
       201: ok(IssuedToken, 'Issued: the only answer that carries the cleartext token'),
       400: refused(
@@ -279,6 +285,16 @@ export const identityAdminRoutes = defineRoutes([
     tag: 'Administration',
     security: 'admin',
     body: CreateOrganizationRequest,
+    links: {
+      getOrganization: {
+        to: 'get /organizations/{organizationId}',
+        parameters: { organizationId: '$response.body#/data/id' },
+      },
+      createProject: {
+        to: 'post /organizations/{organizationId}/projects',
+        parameters: { organizationId: '$response.body#/data/id' },
+      },
+    },
     responses: { 201: ok(AdminOrganization, 'Created') },
   },
   {
@@ -328,6 +344,9 @@ export const identityAdminRoutes = defineRoutes([
     tag: 'Administration',
     security: 'admin',
     body: IssueTokenRequest,
+    links: {
+      revokeToken: { to: 'delete /tokens/{tokenId}', parameters: { tokenId: '$response.body#/data/id' } },
+    },
     responses: {
       201: ok(IssuedToken, 'Created'),
       404: refused('NOT_FOUND: the user, the project or the token’s creator does not exist'),

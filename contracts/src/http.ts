@@ -26,6 +26,21 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
+/**
+ * An OpenAPI link: what a client can call next with what a route's success answered (start a run, then
+ * send it results). The document states it on every 2xx answer of the route, so that a client, a code
+ * generator or a fuzzer can follow it instead of guessing.
+ */
+export interface RouteLink {
+  /** The route it leads to, in the same document, as `method path`. */
+  to: `${HttpMethod} /${string}`;
+  /**
+   * The target's path parameters the answer gives, as runtime expressions (`$response.body#/data/id`).
+   * A parameter the route's own path has too (the project) is passed on without being named.
+   */
+  parameters: Readonly<Record<string, `$response.body#/${string}`>>;
+}
+
 /** What every route declares, whoever may call it. */
 interface RouteSpecBase {
   method: HttpMethod;
@@ -51,6 +66,8 @@ interface RouteSpecBase {
    */
   rawInput?: readonly ('query' | 'body')[];
   responses: Readonly<Record<number, ResponseSpec>>;
+  /** Where its success leads, by the link's name (an OpenAPI `links` entry on each 2xx answer). */
+  links?: Readonly<Record<string, RouteLink>>;
 }
 
 /**

@@ -77,6 +77,24 @@ export const manualCaseRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateManualCaseRequest,
+    links: {
+      getCase: {
+        to: 'get /{projectId}/manual-test-cases/{caseId}',
+        parameters: { caseId: '$response.body#/data/_id' },
+      },
+      updateCase: {
+        to: 'patch /{projectId}/manual-test-cases/{caseId}',
+        parameters: { caseId: '$response.body#/data/_id' },
+      },
+      caseHistory: {
+        to: 'get /{projectId}/manual-test-cases/{caseId}/history',
+        parameters: { caseId: '$response.body#/data/_id' },
+      },
+      attachToCase: {
+        to: 'post /{projectId}/manual-test-cases/{caseId}/attachments',
+        parameters: { caseId: '$response.body#/data/_id' },
+      },
+    },
     responses: created(ManualCaseResponse),
   },
   {
@@ -127,6 +145,12 @@ export const manualCaseRoutes = defineRoutes([
       file: z.string().meta({ format: 'binary' }).describe('The file; its name and type are kept'),
       stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
     }),
+    links: {
+      removeAttachment: {
+        to: 'delete /{projectId}/manual-test-cases/{caseId}/attachments/{attachmentId}',
+        parameters: { attachmentId: '$response.body#/data/_id' },
+      },
+    },
     responses: createdOk(CaseAttachmentResponse),
   },
   {
@@ -165,6 +189,20 @@ export const manualSuiteRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateSuiteRequest,
+    links: {
+      getSuite: {
+        to: 'get /{projectId}/manual-suites/{suiteId}',
+        parameters: { suiteId: '$response.body#/data/_id' },
+      },
+      updateSuite: {
+        to: 'patch /{projectId}/manual-suites/{suiteId}',
+        parameters: { suiteId: '$response.body#/data/_id' },
+      },
+      deleteSuite: {
+        to: 'delete /{projectId}/manual-suites/{suiteId}',
+        parameters: { suiteId: '$response.body#/data/_id' },
+      },
+    },
     responses: createdOk(ManualSuiteResponse),
   },
   {
@@ -215,6 +253,20 @@ export const manualRunRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateManualRunRequest,
+    links: {
+      getManualRun: {
+        to: 'get /{projectId}/manual-runs/{runId}',
+        parameters: { runId: '$response.body#/data/_id' },
+      },
+      updateRunCase: {
+        to: 'patch /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}',
+        parameters: { runId: '$response.body#/data/_id', runCaseId: '$response.body#/data/testCases/0/_id' },
+      },
+      attachToRunCase: {
+        to: 'post /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments',
+        parameters: { runId: '$response.body#/data/_id', runCaseId: '$response.body#/data/testCases/0/_id' },
+      },
+    },
     responses: created(ManualRunResponse),
   },
   {
@@ -267,6 +319,12 @@ export const manualRunRoutes = defineRoutes([
       file: z.string().meta({ format: 'binary' }).describe('The file; its name and type are kept'),
       stepRef: z.string().max(100).optional().describe('The step the file belongs to'),
     }),
+    links: {
+      removeEvidence: {
+        to: 'delete /{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments/{attachmentId}',
+        parameters: { attachmentId: '$response.body#/data/_id' },
+      },
+    },
     responses: created(RunCaseAttachmentResponse),
   },
   {
@@ -305,6 +363,16 @@ export const manualReleaseRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateReleaseRequest,
+    links: {
+      getRelease: {
+        to: 'get /{projectId}/releases/{releaseId}',
+        parameters: { releaseId: '$response.body#/data/_id' },
+      },
+      updateRelease: {
+        to: 'patch /{projectId}/releases/{releaseId}',
+        parameters: { releaseId: '$response.body#/data/_id' },
+      },
+    },
     responses: createdOk(ReleaseResponse),
   },
   {
@@ -352,6 +420,16 @@ export const manualSessionRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ManualProjectPath,
     body: CreateSessionRequest,
+    links: {
+      getSession: {
+        to: 'get /{projectId}/sessions/{sessionId}',
+        parameters: { sessionId: '$response.body#/data/_id' },
+      },
+      updateSession: {
+        to: 'patch /{projectId}/sessions/{sessionId}',
+        parameters: { sessionId: '$response.body#/data/_id' },
+      },
+    },
     responses: createdOk(SessionResponse),
   },
   {

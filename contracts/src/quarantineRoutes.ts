@@ -53,6 +53,20 @@ export const quarantineRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ProjectReadPath,
     body: CreateQuarantineRequest,
+    links: {
+      getQuarantine: {
+        to: 'get /{projectId}/quarantines/{quarantineId}',
+        parameters: { quarantineId: '$response.body#/data/id' },
+      },
+      extend: {
+        to: 'post /{projectId}/quarantines/{quarantineId}/extend',
+        parameters: { quarantineId: '$response.body#/data/id' },
+      },
+      lift: {
+        to: 'post /{projectId}/quarantines/{quarantineId}/lift',
+        parameters: { quarantineId: '$response.body#/data/id' },
+      },
+    },
     responses: {
       201: { description: 'Quarantined', schema: QuarantineResponse },
       400: INVALID,
@@ -91,6 +105,9 @@ export const quarantineRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: QuarantinePath,
     body: ExtendQuarantineRequest,
+    links: {
+      lift: { to: 'post /{projectId}/quarantines/{quarantineId}/lift', parameters: {} },
+    },
     responses: {
       200: { description: 'Extended', schema: QuarantineResponse },
       400: INVALID,

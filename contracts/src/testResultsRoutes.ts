@@ -42,6 +42,33 @@ export const testResultsIngestRoutes = defineRoutes([
     roles: WRITER_ROLES,
     params: ProjectOnly,
     body: StartRunRequest,
+    links: {
+      addResults: {
+        to: 'post /{projectId}/test-runs/{runId}/results',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+      uploadArtifact: {
+        to: 'post /{projectId}/test-runs/{runId}/artifacts',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+      addCoverage: {
+        to: 'post /{projectId}/test-runs/{runId}/coverage',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+      finish: {
+        to: 'post /{projectId}/test-runs/{runId}/finish',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+      getRun: { to: 'get /{projectId}/test-runs/{runId}', parameters: { runId: '$response.body#/data/id' } },
+      compare: {
+        to: 'get /{projectId}/test-runs/{runId}/compare',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+      gate: {
+        to: 'get /{projectId}/test-runs/{runId}/gate',
+        parameters: { runId: '$response.body#/data/id' },
+      },
+    },
     responses: {
       201: { description: 'The run was created', schema: successEnvelope(RunSummary) },
       200: {
@@ -70,6 +97,10 @@ export const testResultsIngestRoutes = defineRoutes([
     bodyContentTypes: ['application/json', 'application/x-ndjson'],
     // Checked item by item, so that a refusal names every bad item by its index.
     rawInput: ['body'],
+    links: {
+      finish: { to: 'post /{projectId}/test-runs/{runId}/finish', parameters: {} },
+      getRun: { to: 'get /{projectId}/test-runs/{runId}', parameters: {} },
+    },
     responses: {
       202: { description: 'Durably recorded', schema: successEnvelope(AddResultsResponse) },
       400: INVALID,
@@ -129,6 +160,11 @@ export const testResultsIngestRoutes = defineRoutes([
     params: RunPath,
     body: FinishRunRequest,
     bodyRequired: false,
+    links: {
+      getRun: { to: 'get /{projectId}/test-runs/{runId}', parameters: {} },
+      gate: { to: 'get /{projectId}/test-runs/{runId}/gate', parameters: {} },
+      compare: { to: 'get /{projectId}/test-runs/{runId}/compare', parameters: {} },
+    },
     responses: {
       200: { description: 'The run', schema: successEnvelope(RunSummary) },
       400: INVALID,

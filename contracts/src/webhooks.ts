@@ -338,6 +338,28 @@ export const webhookRoutes = defineRoutes([
     roles: ADMIN_ROLES,
     params: WebhooksPath,
     body: CreateWebhookRequest,
+    links: {
+      getWebhook: {
+        to: 'get /{projectId}/webhooks/{webhookId}',
+        parameters: { webhookId: '$response.body#/data/id' },
+      },
+      updateWebhook: {
+        to: 'patch /{projectId}/webhooks/{webhookId}',
+        parameters: { webhookId: '$response.body#/data/id' },
+      },
+      testWebhook: {
+        to: 'post /{projectId}/webhooks/{webhookId}/test',
+        parameters: { webhookId: '$response.body#/data/id' },
+      },
+      deliveries: {
+        to: 'get /{projectId}/webhooks/{webhookId}/deliveries',
+        parameters: { webhookId: '$response.body#/data/id' },
+      },
+      deleteWebhook: {
+        to: 'delete /{projectId}/webhooks/{webhookId}',
+        parameters: { webhookId: '$response.body#/data/id' },
+      },
+    },
     responses: { 200: { description: 'Created', schema: successEnvelope(CreatedWebhook) } },
   },
   {

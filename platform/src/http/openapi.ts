@@ -7,7 +7,7 @@ import { ErrorEnvelope, NOT_BLANK_PATTERN, type RouteSpec } from '@verdict/contr
  * both built from the same declarations, so the document cannot forget a route that was declared.
  * `listExpressRoutes` lets a test catch a route added to a router directly, around the declarations.
  */
-export type { HttpMethod, ResponseSpec, Role, RouteSpec } from '@verdict/contracts';
+export type { HttpMethod, ResponseSpec, Role, RouteLink, RouteSpec } from '@verdict/contracts';
 
 /** A group of routes mounted together under one prefix (e.g. the public API base). */
 export interface RouteGroup {
@@ -89,6 +89,10 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Compo
   return { $ref: `#/components/schemas/${root}` };
 }
 
+/** The names of a path's parameters: `/{projectId}/test-runs/{runId}` → projectId, runId. */
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] as string);
+
 function parametersOf(route: RouteSpec, components: Components) {
   const parameters: Record<string, unknown>[] = [];
   const add = (where: 'path' | 'query', shape: z.ZodType | undefined) => {
@@ -111,7 +115,7 @@ function parametersOf(route: RouteSpec, components: Components) {
   add('path', route.params);
   add('query', route.query);
   // Path parameters named in the path but not declared still need an entry to keep the document valid.
-  for (const [, name] of route.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)) {
+  for (const name of pathParameters(route.path)) {
     if (!parameters.some((p) => p.in === 'path' && p.name === name)) {
       parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
     }
@@ -119,22 +123,81 @@ function parametersOf(route: RouteSpec, components: Components) {
   return parameters;
 }
 
-function operationOf(route: RouteSpec, operationId: string, components: Components) {
+/**
+ * The part of a JSON Schema a JSON pointer names in the values it describes (`/data/id`: the `id` property
+ * of the `data` property; `/data/cases/0/_id`: `_id` of an item of `cases`), or undefined when the schema
+ * says no such value exists. Follows the document's component references.
+ */
+function schemaAt(schema: unknown, pointer: string, components: Components): unknown {
+  let at = schema as Record<string, unknown> | undefined;
+  for (const token of pointer.split('/').slice(1)) {
+    while (at && typeof at.$ref === 'string') {
+      at = components[at.$ref.replace('#/components/schemas/', '')] as Record<string, unknown> | undefined;
+    }
+    if (!at) return undefined;
+    if (/^[0-9]+$/.test(token) && at.type === 'array') {
+      at = at.items as Record<string, unknown> | undefined;
+    } else {
+      at = (at.properties as Record<string, Record<string, unknown>> | undefined)?.[token];
+    }
+  }
+  return at;
+}
+
+/** Operations of a document by `method path` (the path as its group declares it), for links to find. */
+type OperationIds = ReadonlyMap<string, { operationId: string; route: RouteSpec }>;
+
+/**
+ * The OpenAPI `links` of a route's success, every target and value checked against the document: a link
+ * to an operation it does not have, one that leaves a path parameter unset, or a value the answer does not
+ * hold, fails the build of the document rather than misleading a client.
+ */
+function linksOf(route: RouteSpec, answer: unknown, operations: OperationIds, components: Components) {
+  const links: Record<string, unknown> = {};
+  const own = new Set(pathParameters(route.path));
+  for (const [name, link] of Object.entries(route.links ?? {})) {
+    const where = `link ${name} of ${route.method.toUpperCase()} ${route.path}`;
+    const target = operations.get(link.to);
+    if (!target) throw new Error(`${where} leads to ${link.to}, which the document does not have`);
+    const parameters: Record<string, string> = {};
+    for (const parameter of pathParameters(target.route.path)) {
+      const value =
+        link.parameters[parameter] ?? (own.has(parameter) ? `$request.path.${parameter}` : undefined);
+      if (value === undefined) throw new Error(`${where} leaves ${link.to}'s {${parameter}} unset`);
+      parameters[parameter] = value;
+    }
+    for (const [parameter, value] of Object.entries(link.parameters)) {
+      if (!(parameter in parameters))
+        throw new Error(`${where} sets {${parameter}}, which ${link.to} does not take`);
+      const pointer = value.slice('$response.body#'.length);
+      if (schemaAt(answer, pointer, components) === undefined) {
+        throw new Error(`${where} reads ${pointer} from an answer that has no such value`);
+      }
+    }
+    links[name] = { operationId: target.operationId, parameters };
+  }
+  return links;
+}
+
+function operationOf(
+  route: RouteSpec,
+  operationId: string,
+  operations: OperationIds,
+  components: Components,
+) {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
+    const schema = response.schema ? jsonSchema(response.schema, 'output', components) : undefined;
+    const links =
+      route.links && /^2/.test(status) && schema ? linksOf(route, schema, operations, components) : {};
     responses[status] = {
       description: response.description,
-      ...(response.schema
-        ? {
-            content: {
-              [response.contentType ?? 'application/json']: {
-                schema: jsonSchema(response.schema, 'output', components),
-              },
-            },
-          }
+      ...(schema
+        ? { content: { [response.contentType ?? 'application/json']: { schema } } }
         : response.contentType
           ? { content: { [response.contentType]: { schema: { type: 'string' } } } }
           : {}),
+      ...(Object.keys(links).length > 0 ? { links } : {}),
     };
   }
   if (route.security === 'bearer') {
@@ -268,10 +331,15 @@ export function buildOpenApiDocument(options: {
   const schemas: Components = {};
   for (const group of options.groups) {
     const prefix = group.prefixes[0] ?? '';
-    for (const route of group.routes) {
-      const path = `${prefix}${route.path}`;
-      const item = (paths[path] ??= {});
-      item[route.method] = operationOf(route, operationIdOf(route.method, path), schemas);
+    const operations = new Map(
+      group.routes.map((route) => [
+        `${route.method} ${route.path}`,
+        { operationId: operationIdOf(route.method, `${prefix}${route.path}`), route },
+      ]),
+    );
+    for (const { operationId, route } of operations.values()) {
+      const item = (paths[`${prefix}${route.path}`] ??= {});
+      item[route.method] = operationOf(route, operationId, operations, schemas);
     }
   }
   return {

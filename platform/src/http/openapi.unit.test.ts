@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NOT_BLANK_PATTERN, queryInteger, READER_ROLES, successEnvelope } from '@verdict/contracts';
-import { buildOpenApiDocument } from './openapi';
+import { buildOpenApiDocument, type RouteSpec } from './openapi';
 
 /** A folder holds folders: zod can only describe it with references. */
 interface Folder {
@@ -202,5 +202,118 @@ describe('buildOpenApiDocument', () => {
     };
     expect(folder.properties.name).toEqual({ type: 'string' });
     expect(resolve(document, folder.properties.folders.items.$ref)).toBe(folder);
+  });
+});
+
+describe('buildOpenApiDocument: links', () => {
+  const Made = successEnvelope(z.object({ id: z.string(), items: z.array(z.object({ _id: z.string() })) }));
+  const route = (method: 'get' | 'post', path: string, extra: Partial<RouteSpec> = {}) =>
+    ({
+      method,
+      path,
+      summary: path,
+      tag: 'Things',
+      security: 'bearer',
+      roles: READER_ROLES,
+      responses: { 200: { description: 'OK', schema: Made }, 201: { description: 'Made', schema: Made } },
+      ...extra,
+    }) as RouteSpec;
+  const documentOf = (routes: RouteSpec[]) =>
+    buildOpenApiDocument({
+      title: 'T',
+      version: '1',
+      serverUrl: 'http://localhost',
+      groups: [{ prefixes: ['/api'], routes }],
+    }) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { links?: unknown }> }>>;
+    };
+  const target = route('get', '/{projectId}/things/{thingId}/items/{itemId}');
+
+  it('when a route declares where its success leads, then each 2xx answer links to that operation, the new ids read from the answer and the shared path parameters passed on', () => {
+    const document = documentOf([
+      route('post', '/{projectId}/things', {
+        links: {
+          item: {
+            to: 'get /{projectId}/things/{thingId}/items/{itemId}',
+            parameters: { thingId: '$response.body#/data/id', itemId: '$response.body#/data/items/0/_id' },
+          },
+        },
+      }),
+      target,
+    ]);
+    const expected = {
+      item: {
+        operationId: 'getApiProjectIdThingsThingIdItemsItemId',
+        parameters: {
+          projectId: '$request.path.projectId',
+          thingId: '$response.body#/data/id',
+          itemId: '$response.body#/data/items/0/_id',
+        },
+      },
+    };
+    const answers = document.paths['/api/{projectId}/things']!.post!.responses;
+    expect(answers['200']!.links).toEqual(expected);
+    expect(answers['201']!.links).toEqual(expected);
+    expect(answers['400']!.links).toBeUndefined();
+    expect(Object.values(document.paths).flatMap(Object.values)).toContainEqual(
+      expect.objectContaining({ operationId: expected.item.operationId }),
+    );
+  });
+
+  it('when a link leads to an operation the document does not have, then the document is not built', () => {
+    expect(() =>
+      documentOf([
+        route('post', '/{projectId}/things', {
+          links: { gone: { to: 'get /{projectId}/gone', parameters: {} } },
+        }),
+      ]),
+    ).toThrow(
+      'link gone of POST /{projectId}/things leads to get /{projectId}/gone, which the document does not have',
+    );
+  });
+
+  it('when a link leaves a path parameter of its target unset, then the document is not built', () => {
+    expect(() =>
+      documentOf([
+        route('post', '/{projectId}/things', {
+          links: {
+            item: {
+              to: 'get /{projectId}/things/{thingId}/items/{itemId}',
+              parameters: { thingId: '$response.body#/data/id' },
+            },
+          },
+        }),
+        target,
+      ]),
+    ).toThrow("leaves get /{projectId}/things/{thingId}/items/{itemId}'s {itemId} unset");
+  });
+
+  it('when a link reads a value its answer does not hold, then the document is not built', () => {
+    expect(() =>
+      documentOf([
+        route('post', '/{projectId}/things', {
+          links: {
+            item: {
+              to: 'get /{projectId}/things/{thingId}/items/{itemId}',
+              parameters: { thingId: '$response.body#/data/_id', itemId: '$response.body#/data/items/0/_id' },
+            },
+          },
+        }),
+        target,
+      ]),
+    ).toThrow('reads /data/_id from an answer that has no such value');
+  });
+
+  it('when a link sets a parameter its target does not take, then the document is not built', () => {
+    expect(() =>
+      documentOf([
+        route('post', '/{projectId}/things', {
+          links: {
+            thing: { to: 'get /{projectId}/things', parameters: { thingId: '$response.body#/data/id' } },
+          },
+        }),
+        route('get', '/{projectId}/things'),
+      ]),
+    ).toThrow('sets {thingId}, which get /{projectId}/things does not take');
   });
 });

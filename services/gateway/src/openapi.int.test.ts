@@ -159,6 +159,53 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('when the public document is built with the services’ routes, then what a create answers links to what takes it next: a run to its results and finish, a quarantine to extend and lift, a manual run to its first run case', () => {
+    const full = openApiDocument({
+      publicUrl: 'http://localhost',
+      services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
+        name,
+        routes,
+        target: { kind: 'http' as const, url: 'http://localhost' },
+      })),
+    }) as unknown as Document;
+    const base = '/api/public/v1/{projectId}';
+    const linksOf = (path: string, status: string) =>
+      (
+        full.paths[`${base}${path}`]?.post?.responses[status] as
+          { links?: Record<string, unknown> } | undefined
+      )?.links ?? {};
+    const ids = new Set(operationsOf(full).map(({ operation }) => operation.operationId));
+    const run = { projectId: '$request.path.projectId', runId: '$response.body#/data/id' };
+    for (const status of ['200', '201']) {
+      expect(linksOf('/test-runs', status)).toMatchObject({
+        addResults: { operationId: 'postApiPublicV1ProjectIdTestRunsRunIdResults', parameters: run },
+        finish: { operationId: 'postApiPublicV1ProjectIdTestRunsRunIdFinish', parameters: run },
+      });
+    }
+    const quarantine = { projectId: '$request.path.projectId', quarantineId: '$response.body#/data/id' };
+    expect(linksOf('/quarantines', '201')).toMatchObject({
+      extend: {
+        operationId: 'postApiPublicV1ProjectIdQuarantinesQuarantineIdExtend',
+        parameters: quarantine,
+      },
+      lift: { operationId: 'postApiPublicV1ProjectIdQuarantinesQuarantineIdLift', parameters: quarantine },
+    });
+    expect(linksOf('/manual-runs', '201')).toMatchObject({
+      updateRunCase: {
+        operationId: 'patchApiPublicV1ProjectIdManualRunsRunIdTestCasesRunCaseId',
+        parameters: { runId: '$response.body#/data/_id', runCaseId: '$response.body#/data/testCases/0/_id' },
+      },
+    });
+    // Every link leads to an operation of the same document.
+    const targets = operationsOf(full).flatMap(({ operation }) =>
+      Object.values(operation.responses).flatMap((answer) =>
+        Object.values((answer as { links?: Record<string, { operationId: string }> }).links ?? {}),
+      ),
+    );
+    expect(targets.length).toBeGreaterThan(30);
+    for (const target of targets) expect(ids).toContain(target.operationId);
+  });
+
   it('when /docs is opened, then it serves the human docs page and its assets', async () => {
     const page = await fetch(`${gateway.url}/docs`);
     expect(page.status).toBe(200);
