@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Client } from 'pg';
+import { tcpSocketInodes } from '@verdict/platform';
 import {
   createVerdictClient,
   unwrap,
@@ -570,26 +571,6 @@ function socketsOf(pid: number): string[] {
   }
 }
 
-/** The inodes of the established TCP connections to `port` on any address (the client's side). */
-function connectionsTo(port: number): Set<string> {
-  const inodes = new Set<string>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(table, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      const remote = fields[2]?.split(':')[1];
-      if (remote !== undefined && parseInt(remote, 16) === port && fields[3] === '01' && fields[9])
-        inodes.add(fields[9]);
-    }
-  }
-  return inodes;
-}
-
 interface ProcessEnd {
   fds: number;
   dbConnections: number;
@@ -597,7 +578,7 @@ interface ProcessEnd {
 
 function processEnd(pid: number, databasePort: number): ProcessEnd {
   const links = socketsOf(pid);
-  const database = connectionsTo(databasePort);
+  const database = tcpSocketInodes({ state: 'established', remotePort: databasePort });
   return {
     fds: links.length,
     dbConnections: links.filter((link) => database.has(/^socket:\[(\d+)\]$/.exec(link)?.[1] ?? '')).length,

@@ -97,8 +97,16 @@ export function reservePort(options: { host: string; port: number }): Promise<nu
   });
 }
 
-/** The inodes of the sockets listening on TCP `port` (IPv4 or IPv6), from /proc/net. */
-function listeningInodes(port: number): Set<string> {
+/**
+ * The inodes of this machine's TCP sockets (IPv4 and IPv6, from /proc/net) in a state, by port: `listen`
+ * on a local port, or `established` to a remote one (a client's side of its connections to a server).
+ * Matched against `/proc/<pid>/fd` links (`socket:[inode]`), they say which process holds which socket.
+ *
+ * @example tcpSocketInodes({ state: 'established', remotePort: 5432 }) // the connections to PostgreSQL
+ */
+export function tcpSocketInodes(
+  filter: { state: 'listen'; localPort: number } | { state: 'established'; remotePort: number },
+): Set<string> {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
@@ -110,11 +118,15 @@ function listeningInodes(port: number): Set<string> {
     for (const line of text.split('\n').slice(1)) {
       // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
       const columns = line.trim().split(/\s+/);
-      const local = columns[1]?.split(':').at(-1);
-      // 0A: LISTEN.
-      if (columns[3] === '0A' && local !== undefined && parseInt(local, 16) === port && columns[9] !== '0') {
-        inodes.add(columns[9] as string);
-      }
+      const [local, remote, state, inode] = [columns[1], columns[2], columns[3], columns[9]];
+      if (inode === undefined || inode === '0') continue;
+      // 0A: LISTEN, 01: ESTABLISHED; the port is the hex after the address's last colon.
+      const port = (address: string | undefined) => parseInt(address?.split(':').at(-1) ?? '', 16);
+      const matches =
+        filter.state === 'listen'
+          ? state === '0A' && port(local) === filter.localPort
+          : state === '01' && port(remote) === filter.remotePort;
+      if (matches) inodes.add(inode);
     }
   }
   return inodes;
@@ -128,7 +140,7 @@ function listeningInodes(port: number): Set<string> {
  * @example portHolder(8080) // { pid: 4242, command: 'node services/gateway/…' }
  */
 export function portHolder(port: number): { pid: number; command: string } | null {
-  const inodes = listeningInodes(port);
+  const inodes = tcpSocketInodes({ state: 'listen', localPort: port });
   if (inodes.size === 0) return null;
   let pids: string[];
   try {

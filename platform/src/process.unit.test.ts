@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 import express from 'express';
 import { ConfigError } from './config';
-import { listen, portHolder, reservePort } from './process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { listen, portHolder, reservePort, tcpSocketInodes } from './process';
 
 describe('listen', () => {
   it('when the port is taken, then a ConfigError names PORT, the address and the pid holding it, not a stack trace', async () => {
@@ -75,6 +76,36 @@ describe('portHolder', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     expect(portHolder(port)).toBeNull();
+  });
+});
+
+describe('tcpSocketInodes', () => {
+  it('when this process holds a connection to a server, then the connection is among the established ones to its port, and the server among those listening on it', async () => {
+    const server = await listen(express(), { host: '127.0.0.1', port: 0 });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const client = connect(port, '127.0.0.1');
+    try {
+      await new Promise((resolve) => client.once('connect', resolve));
+      const ownSockets = readdirSync('/proc/self/fd')
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((inode): inode is string => inode !== undefined);
+      const established = tcpSocketInodes({ state: 'established', remotePort: port });
+      // The client's side, and nothing of this process's that goes elsewhere.
+      expect(ownSockets.filter((inode) => established.has(inode))).toHaveLength(1);
+      const listening = tcpSocketInodes({ state: 'listen', localPort: port });
+      expect(ownSockets.filter((inode) => listening.has(inode))).toHaveLength(1);
+    } finally {
+      client.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(tcpSocketInodes({ state: 'listen', localPort: port }).size).toBe(0);
   });
 });
 
