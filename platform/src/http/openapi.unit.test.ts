@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NOT_BLANK_PATTERN, queryInteger, READER_ROLES, successEnvelope } from '@verdict/contracts';
-import { buildOpenApiDocument, type RouteSpec } from './openapi';
+import { buildOpenApiDocument, type RouteLink, type RouteSpec } from './openapi';
 
 /** A folder holds folders: zod can only describe it with references. */
 interface Folder {
@@ -228,6 +228,14 @@ describe('buildOpenApiDocument: links', () => {
       paths: Record<string, Record<string, { responses: Record<string, { links?: unknown }> }>>;
     };
   const target = route('get', '/{projectId}/things/{thingId}/items/{itemId}');
+  /** A create whose success links to an item of the thing, with these parameters. */
+  const linkingToItem = (parameters: RouteLink['parameters']) =>
+    documentOf([
+      route('post', '/{projectId}/things', {
+        links: { item: { to: 'get /{projectId}/things/{thingId}/items/{itemId}', parameters } },
+      }),
+      target,
+    ]);
 
   it('when a route declares where its success leads, then each 2xx answer links to that operation, the new ids read from the answer and the shared path parameters passed on', () => {
     const document = documentOf([
@@ -273,34 +281,14 @@ describe('buildOpenApiDocument: links', () => {
   });
 
   it('when a link leaves a path parameter of its target unset, then the document is not built', () => {
-    expect(() =>
-      documentOf([
-        route('post', '/{projectId}/things', {
-          links: {
-            item: {
-              to: 'get /{projectId}/things/{thingId}/items/{itemId}',
-              parameters: { thingId: '$response.body#/data/id' },
-            },
-          },
-        }),
-        target,
-      ]),
-    ).toThrow("leaves get /{projectId}/things/{thingId}/items/{itemId}'s {itemId} unset");
+    expect(() => linkingToItem({ thingId: '$response.body#/data/id' })).toThrow(
+      "leaves get /{projectId}/things/{thingId}/items/{itemId}'s {itemId} unset",
+    );
   });
 
   it('when a link reads a value its answer does not hold, then the document is not built', () => {
     expect(() =>
-      documentOf([
-        route('post', '/{projectId}/things', {
-          links: {
-            item: {
-              to: 'get /{projectId}/things/{thingId}/items/{itemId}',
-              parameters: { thingId: '$response.body#/data/_id', itemId: '$response.body#/data/items/0/_id' },
-            },
-          },
-        }),
-        target,
-      ]),
+      linkingToItem({ thingId: '$response.body#/data/_id', itemId: '$response.body#/data/items/0/_id' }),
     ).toThrow('reads /data/_id from an answer that has no such value');
   });
 

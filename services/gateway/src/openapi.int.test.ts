@@ -28,6 +28,17 @@ const operationsOf = (document: Document) =>
     Object.entries(operations).map(([method, operation]) => ({ method, path, operation })),
   );
 
+/** The public document with every service's routes, as the launchers mount them. */
+const fullDocument = () =>
+  openApiDocument({
+    publicUrl: 'http://localhost',
+    services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
+      name,
+      routes,
+      target: { kind: 'http' as const, url: 'http://localhost' },
+    })),
+  }) as unknown as Document;
+
 describe('the OpenAPI document', () => {
   let cluster: GatewayCluster;
   let gateway: RunningGateway;
@@ -135,14 +146,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('when the public document is built with the services’ routes, then a run case’s evidence is attached by a multipart upload (201) and removed by a DELETE, as a case’s file is', () => {
-    const full = openApiDocument({
-      publicUrl: 'http://localhost',
-      services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
-        name,
-        routes,
-        target: { kind: 'http' as const, url: 'http://localhost' },
-      })),
-    }) as unknown as Document;
+    const full = fullDocument();
     const base = '/api/public/v1/{projectId}/manual-runs/{runId}/test-cases/{runCaseId}/attachments';
     const upload = full.paths[base]?.post as
       (Operation & { requestBody?: { content: Record<string, unknown> } }) | undefined;
@@ -160,14 +164,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('when the public document is built with the services’ routes, then what a create answers links to what takes it next: a run to its results and finish, a quarantine to extend and lift, a manual run to its first run case', () => {
-    const full = openApiDocument({
-      publicUrl: 'http://localhost',
-      services: Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
-        name,
-        routes,
-        target: { kind: 'http' as const, url: 'http://localhost' },
-      })),
-    }) as unknown as Document;
+    const full = fullDocument();
     const base = '/api/public/v1/{projectId}';
     const linksOf = (path: string, status: string) =>
       (
