@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess } from './processes';
+import { randomPort, startVerdict } from './processes';
 
 // Analytics in the embedded default (`npm start`): a run ingested through the public API reaches the
 // explorer, the summary, usage, the dashboard and a PDF report, all through the gateway.
-const startEmbedded = (env: NodeJS.ProcessEnv) =>
-  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], env);
-
 interface Body {
   data: Record<string, unknown> & {
     testCases?: { title: string; executions: number; status: string }[];
@@ -25,7 +22,11 @@ describe('analytics in the embedded default (npm start)', () => {
 
   it('when a run is ingested, then the explorer, summary, usage, dashboard and a PDF report show it', async () => {
     const port = randomPort();
-    const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const verdict = startVerdict('start', {
+      PORT: String(port),
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
     try {
       await verdict.waitFor(`http://localhost:${port}`);
       const projectId = /Project id:\s+(\S+)/.exec(verdict.output())?.[1];

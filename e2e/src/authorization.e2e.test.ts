@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, type RunningProcess, startVerdict } from './processes';
 
 // Issue 33, point 3: the authorization matrix. Every operation of the served public OpenAPI document (read
 // at run time, so a new route joins the matrix by being declared) is called once by each of twelve
@@ -140,7 +140,7 @@ describe('the authorization matrix of the public API (npm start)', () => {
   it('when every operation of the served document is called by each identity, then each answer is the one spec §5 and its x-roles give', async () => {
     const started = Date.now();
     const port = randomPort();
-    verdict = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], {
+    verdict = startVerdict('start', {
       PORT: String(port),
       VERDICT_DATA_DIR: dataDir,
       // Each request comes from an address of its own, so that the per-IP limit (spec §8) never answers.

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -16,14 +15,12 @@ import {
   TokenInfo,
 } from '@verdict/contracts';
 import { isProcessAlive } from '@verdict/platform';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { randomPort, type RunningProcess, startVerdict } from './processes';
 import { checkFailureAnalysis } from './failureAnalysis';
 
 // `npm run start:distributed` is `node scripts/run.cjs start-distributed`; the test runs that exactly. It
 // needs real PostgreSQL, Kafka and Redis: the launcher provisions them through infra/local (or uses those
 // that DATABASE_URL, KAFKA_BROKERS and REDIS_URL name), and when it cannot, it exits and this test fails.
-const startDistributed = (env: NodeJS.ProcessEnv) =>
-  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start-distributed'], env);
 
 // Generous: a first run may install Kafka, and a consumer group join can take seconds.
 const READY_TIMEOUT_MS = 180_000;
@@ -75,7 +72,7 @@ describe('the distributed mode (npm run start:distributed)', () => {
   it('when started, then the admin API provisions a token that token-info accepts under both prefixes, a run is ingested through the gateway into the test-results process and read back in the response cycle of its 202 (through /mcp too), failure analysis (verdicts, comparison, error groups, suspects) answers across the processes, the web app and its session work, the token (and its session, and /mcp) is refused once revoked, and Ctrl-C stops every process', async () => {
     const port = randomPort();
     const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
-    launcher = startDistributed({
+    launcher = startVerdict('start-distributed', {
       PORT: String(port),
       VERDICT_TEST_RESULTS_PORT: String(randomPort()),
       VERDICT_ADMIN_KEY: adminKey,

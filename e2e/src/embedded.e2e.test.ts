@@ -5,11 +5,7 @@ import path from 'node:path';
 import { ErrorEnvelope } from '@verdict/contracts';
 import { createSqlEventStore } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
-import { randomPort, repoRoot, startProcess } from './processes';
-
-// `npm start` is `node scripts/run.cjs start`; the test runs that script exactly, as a user's npm would.
-const startEmbedded = (env: NodeJS.ProcessEnv) =>
-  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], env);
+import { randomPort, repoRoot, startProcess, startVerdict } from './processes';
 
 describe('the embedded default (npm start)', () => {
   let dataDir: string;
@@ -21,7 +17,11 @@ describe('the embedded default (npm start)', () => {
 
   it('when started the first time, then it prints a working demo token, ingests a run that the reads and the debug bundle show, and 404s unknown routes with the envelope', async () => {
     const port = randomPort();
-    const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const verdict = startVerdict('start', {
+      PORT: String(port),
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
     try {
       await verdict.waitFor(`http://localhost:${port}`);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -114,7 +114,11 @@ describe('the embedded default (npm start)', () => {
     let seeded: { projectId?: string; token?: string } = {};
     for (let run = 0; run < 2; run += 1) {
       const port = randomPort();
-      const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+      const verdict = startVerdict('start', {
+        PORT: String(port),
+        VERDICT_DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      });
       await verdict.waitFor(`http://localhost:${port}`);
       if (run === 0) {
         seeded = {
@@ -137,7 +141,7 @@ describe('the embedded default (npm start)', () => {
         // Its usage went on counting from where the first run left it.
         expect(((await info.json()) as { data: { usageCount: number } }).data.usageCount).toBe(3);
         // A second process on the folder in use would overwrite the first one's writes: it refuses.
-        const second = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
+        const second = startVerdict('start', { PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
         expect(await second.exited).toBe(2);
         expect(second.output()).toContain(
           `VERDICT_DATA_DIR: ${dataDir} is in use by another Verdict process`,
@@ -156,7 +160,7 @@ describe('the embedded default (npm start)', () => {
   });
 
   it('when a variable is invalid, then it refuses to start and names the variable', async () => {
-    const verdict = startEmbedded({ PORT: 'not-a-port', VERDICT_DATA_DIR: dataDir });
+    const verdict = startVerdict('start', { PORT: 'not-a-port', VERDICT_DATA_DIR: dataDir });
     expect(await verdict.exited).toBe(2);
     expect(verdict.output()).toContain('PORT');
   });
@@ -167,7 +171,7 @@ describe('the embedded default (npm start)', () => {
     const address = taken.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      const refused = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir });
+      const refused = startVerdict('start', { PORT: String(port), VERDICT_DATA_DIR: dataDir });
       expect(await refused.exited).toBe(2);
       expect(refused.output()).toContain(`PORT: 127.0.0.1:${port} is already in use`);
       expect(refused.output()).not.toMatch(/\n\s+at /);
@@ -175,7 +179,11 @@ describe('the embedded default (npm start)', () => {
       await new Promise((resolve) => taken.close(resolve));
     }
     const free = randomPort();
-    const verdict = startEmbedded({ PORT: String(free), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const verdict = startVerdict('start', {
+      PORT: String(free),
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
     try {
       await verdict.waitFor(`http://localhost:${free}`);
       expect(verdict.output()).toContain('First start');
@@ -206,14 +214,18 @@ describe('the embedded default (npm start)', () => {
     }
     expect(answering).toBe(false);
     // Its lock on the data folder went with it: the next start takes the folder.
-    const next = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const next = startVerdict('start', {
+      PORT: String(randomPort()),
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
     await next.waitFor('Verdict is running');
     expect(await next.stop()).toBe(0);
   });
 
   it('when started with --rebuild, then the analytics read models are replayed from the event stores and answer as before', async () => {
     const port = randomPort();
-    const first = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const first = startVerdict('start', { PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await first.waitFor(`http://localhost:${port}`);
     const projectId = /Project id:\s+(\S+)/.exec(first.output())?.[1] ?? '';
     const token = /Token:\s+(svc_pat_\S+)/.exec(first.output())?.[1] ?? '';
@@ -249,10 +261,10 @@ describe('the embedded default (npm start)', () => {
     expect(await first.stop()).toBe(0);
 
     const again = randomPort();
-    const rebuilt = startProcess(
-      process.execPath,
-      [path.join(repoRoot, 'scripts/run.cjs'), 'start', '--rebuild'],
+    const rebuilt = startVerdict(
+      'start',
       { PORT: String(again), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      ['--rebuild'],
     );
     try {
       await rebuilt.waitFor('analytics read models rebuilt');
@@ -265,11 +277,11 @@ describe('the embedded default (npm start)', () => {
 
   it('when a key file in the data folder was emptied, then it refuses to start naming the file, without a stack trace', async () => {
     const port = randomPort();
-    const first = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const first = startVerdict('start', { PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await first.waitFor(`http://localhost:${port}`);
     expect(await first.stop()).toBe(0);
     writeFileSync(path.join(dataDir, 'url-signing-key'), '\n');
-    const refused = startEmbedded({ PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
+    const refused = startVerdict('start', { PORT: String(randomPort()), VERDICT_DATA_DIR: dataDir });
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toContain(`${path.join(dataDir, 'url-signing-key')}: must hold the key`);
     expect(refused.output()).not.toMatch(/\n\s+at /);

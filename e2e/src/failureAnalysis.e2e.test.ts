@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkFailureAnalysis, type Answer } from './failureAnalysis';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { randomPort, type RunningProcess, startVerdict } from './processes';
 
 // checkFailureAnalysis is shaped so that the distributed mode can tell the same history (see its module).
 describe('failure analysis in the embedded mode (npm start)', () => {
@@ -20,7 +20,7 @@ describe('failure analysis in the embedded mode (npm start)', () => {
 
   it('when a feature branch run follows a main run, then its failures get verdicts, the comparison, the error groups and the suspects say what changed', async () => {
     const port = randomPort();
-    verdict = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], {
+    verdict = startVerdict('start', {
       PORT: String(port),
       VERDICT_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, type RunningProcess, startVerdict } from './processes';
 import { ensureSchemathesis, SCHEMATHESIS_DIR } from './schemathesis';
 
 // Issue 19's black-box run, kept in the suite and widened by issue 33: schemathesis (pinned, in a virtual
@@ -101,7 +101,7 @@ describe('fuzzing both OpenAPI documents with schemathesis (npm start)', () => {
   it('when every operation is fuzzed under several seeds, statefully and with every check the documents express, then nothing fails: no 5xx, no undeclared status, method or header, no answer off its schema, no invalid data or credentials accepted', async () => {
     const st = await ensureSchemathesis();
     const port = randomPort();
-    verdict = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], {
+    verdict = startVerdict('start', {
       PORT: String(port),
       VERDICT_DATA_DIR: dataDir,
       // Each request comes from an address of its own (hooks.py), through the one proxy there is: loopback.

@@ -8,7 +8,7 @@ import { INSTANT_RANGE, RunCreated, RunFinished, TestResultRecorded } from '@ver
 import { createSqlEventStore, type NewEvent, type SqlDatabase } from '@verdict/platform';
 import { createPGliteDatabase } from '@verdict/platform/pglite';
 import { createPostgresDatabase } from '@verdict/platform/postgres';
-import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, type RunningProcess, startVerdict } from './processes';
 
 // Issue 19: before instants were limited to years 1000–9999, runs started "0020-02-29", "0001-01-01" and
 // "0000-06-01" were accepted. Their events are in old stores for good: appended here straight into the
@@ -103,7 +103,7 @@ async function embedded(): Promise<Verdict> {
     LOG_LEVEL: 'warn',
   };
   const start = async () => {
-    const process_ = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], env);
+    const process_ = startVerdict('start', env);
     await process_.waitFor('Verdict is running (embedded mode)', READY_TIMEOUT_MS);
     return process_;
   };
@@ -140,22 +140,18 @@ async function embedded(): Promise<Verdict> {
 async function distributed(): Promise<Verdict> {
   const port = randomPort();
   const adminKey = `e2e-admin-${randomBytes(12).toString('hex')}`;
-  const launcher = startProcess(
-    process.execPath,
-    [path.join(repoRoot, 'scripts/run.cjs'), 'start-distributed'],
-    {
-      PORT: String(port),
-      VERDICT_TEST_RESULTS_PORT: String(randomPort()),
-      VERDICT_MANUAL_TESTING_PORT: String(randomPort()),
-      VERDICT_WEBHOOKS_PORT: String(randomPort()),
-      VERDICT_ANALYTICS_PORT: String(randomPort()),
-      VERDICT_TEST_RESULTS_PROJECTOR_PORT: String(randomPort()),
-      VERDICT_ADMIN_KEY: adminKey,
-      VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
-      VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      LOG_LEVEL: 'warn',
-    },
-  );
+  const launcher = startVerdict('start-distributed', {
+    PORT: String(port),
+    VERDICT_TEST_RESULTS_PORT: String(randomPort()),
+    VERDICT_MANUAL_TESTING_PORT: String(randomPort()),
+    VERDICT_WEBHOOKS_PORT: String(randomPort()),
+    VERDICT_ANALYTICS_PORT: String(randomPort()),
+    VERDICT_TEST_RESULTS_PROJECTOR_PORT: String(randomPort()),
+    VERDICT_ADMIN_KEY: adminKey,
+    VERDICT_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    LOG_LEVEL: 'warn',
+  });
   await launcher.waitFor('Verdict is running (distributed mode)', READY_TIMEOUT_MS);
   const url = `http://127.0.0.1:${port}`;
   const admin = async (method: string, urlPath: string, body: unknown) => {

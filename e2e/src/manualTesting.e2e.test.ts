@@ -1,12 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomPort, repoRoot, startProcess } from './processes';
+import { randomPort, startVerdict } from './processes';
 
 // The manual-testing service as a user meets it: `npm start`, the demo token, the public API.
-const startEmbedded = (env: NodeJS.ProcessEnv) =>
-  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], env);
-
 interface Answer {
   status: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
@@ -23,7 +20,11 @@ describe('manual testing through the gateway (npm start)', () => {
 
   it('when a tester writes cases, runs and results, then the API shows them, links the automated test that names the case, serves and removes attachments and run case evidence, and limits run creation to 10 a minute', async () => {
     const port = randomPort();
-    const verdict = startEmbedded({ PORT: String(port), VERDICT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const verdict = startVerdict('start', {
+      PORT: String(port),
+      VERDICT_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
     try {
       await verdict.waitFor(`http://localhost:${port}`);
       const projectId = /Project id:\s+(\S+)/.exec(verdict.output())?.[1] ?? '';

@@ -73,6 +73,16 @@ export function startProcess(
 }
 
 /**
+ * `npm start` (`start`, with `--rebuild` when asked) or `npm run start:distributed` (`start-distributed`),
+ * started exactly as npm runs them: `node scripts/run.cjs <command>`.
+ */
+export const startVerdict = (
+  command: 'start' | 'start-distributed',
+  env: NodeJS.ProcessEnv,
+  args: readonly string[] = [],
+) => startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), command, ...args], env);
+
+/**
  * A free-ish port for a test process; collisions are unlikely and fail loudly. Below Linux's ephemeral
  * range (32768-60999), where the outgoing connections of every test (to PostgreSQL, Kafka, Redis) take
  * their local ports: a port drawn there was once already taken by one of them.

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bannerField, randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { bannerField, randomPort, type RunningProcess, startVerdict } from './processes';
 
 // Issue 33, "security as tests", against `npm start` as a user runs it (LOG_LEVEL=debug): upload names
 // that try to leave the blob folder and uploads that would run as HTML or SVG in the app's origin; JSON
@@ -67,7 +67,7 @@ describe('attacks on npm start', () => {
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`;
-    verdict = startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], {
+    verdict = startVerdict('start', {
       PORT: String(port),
       VERDICT_DATA_DIR: dataDir,
       LOG_LEVEL: 'debug',

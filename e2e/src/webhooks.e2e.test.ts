@@ -5,11 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verifySignature } from '@verdict/contracts';
-import { randomPort, repoRoot, startProcess, type RunningProcess } from './processes';
-
-// `npm start` is `node scripts/run.cjs start`; the test runs that script exactly, as a user's npm would.
-const startEmbedded = (env: NodeJS.ProcessEnv) =>
-  startProcess(process.execPath, [path.join(repoRoot, 'scripts/run.cjs'), 'start'], env);
+import { randomPort, type RunningProcess, startVerdict } from './processes';
 
 interface Answer {
   status: number;
@@ -74,7 +70,7 @@ describe('webhooks through the gateway (npm start)', () => {
     const receiver = await startReceiver();
     try {
       const port = randomPort();
-      verdict = startEmbedded({
+      verdict = startVerdict('start', {
         PORT: String(port),
         VERDICT_DATA_DIR: dataDir,
         VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -218,7 +214,7 @@ describe('webhooks through the gateway (npm start)', () => {
     const runs = await startReceiver();
     try {
       const port = randomPort();
-      verdict = startEmbedded({
+      verdict = startVerdict('start', {
         PORT: String(port),
         VERDICT_DATA_DIR: dataDir,
         VERDICT_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
