@@ -293,6 +293,24 @@ async function judge(
   return rows;
 }
 
+/** A project per fault on one tenant, each fault's window in turn, then every window judged. */
+async function runAndJudge(
+  target: Target,
+  faults: readonly FaultName[],
+  receivers: Receivers,
+  db: SqlDatabase | null,
+  options: SuiteOptions,
+): Promise<FaultRow[]> {
+  const tenant = await provisionTenant(target.baseUrl, target.adminKey, faults.length, options.shards);
+  const windows: Window[] = [];
+  for (const [index, fault] of faults.entries()) {
+    windows.push(
+      await runWindow(target, fault, tenant, tenant.projects[index] as string, receivers, options),
+    );
+  }
+  return judge(windows, target, tenant, receivers, db, options);
+}
+
 async function runDistributed(
   faults: readonly FaultName[],
   options: SuiteOptions,
@@ -313,14 +331,7 @@ async function runDistributed(
     target = await startDistributed();
     options.log(`distributed Verdict up at ${target.baseUrl}`);
     whenUp();
-    const tenant = await provisionTenant(target.baseUrl, target.adminKey, faults.length, options.shards);
-    const windows: Window[] = [];
-    for (const [index, fault] of faults.entries()) {
-      windows.push(
-        await runWindow(target, fault, tenant, tenant.projects[index] as string, receivers, options),
-      );
-    }
-    return await judge(windows, target, tenant, receivers, db, options);
+    return await runAndJudge(target, faults, receivers, db, options);
   } finally {
     await target?.stop();
     await receivers.close();
@@ -335,14 +346,7 @@ async function runEmbedded(faults: readonly FaultName[], options: SuiteOptions):
   try {
     target = await startEmbedded();
     options.log(`npm start up at ${target.baseUrl} (data folder ${target.dataDir})`);
-    const tenant = await provisionTenant(target.baseUrl, target.adminKey, faults.length, options.shards);
-    const windows: Window[] = [];
-    for (const [index, fault] of faults.entries()) {
-      windows.push(
-        await runWindow(target, fault, tenant, tenant.projects[index] as string, receivers, options),
-      );
-    }
-    return await judge(windows, target, tenant, receivers, null, options);
+    return await runAndJudge(target, faults, receivers, null, options);
   } finally {
     await target?.stop();
     await receivers.close();
