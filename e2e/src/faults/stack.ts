@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DISTRIBUTED_SERVICES, randomPort, repoRoot, startProcess, type RunningProcess } from '../processes';
 
 export const SERVICES = DISTRIBUTED_SERVICES;
@@ -160,6 +161,9 @@ export async function startEmbedded(): Promise<EmbeddedTarget> {
     async crash() {
       signalGroup(process_, 'SIGKILL');
       await process_.exited;
+      // As a supervisor does, the start again waits for the whole group to be gone, not only its leader
+      // (up to 5 s: an orphan nobody collects stays a zombie, which the data folder's lock passes over).
+      for (let waited = 0; groupAlive(process_) && waited < 5_000; waited += 50) await sleep(50);
     },
     async restart() {
       earlier += process_.output();
@@ -174,6 +178,16 @@ export async function startEmbedded(): Promise<EmbeddedTarget> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether any process of the group `running` leads is left (a zombie included). */
+function groupAlive(running: RunningProcess): boolean {
+  try {
+    process.kill(-(running.child.pid as number), 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(running: RunningProcess, signal: NodeJS.Signals): void {

@@ -193,7 +193,8 @@ async function injectEmbedded(
   await target.restart();
   const recovery = await awaitRecovery(target, tenant.readerToken, project, from, options.recoverTimeoutMs);
   if (recovery === 'launcher stopped') throw new Error('unreachable');
-  return { ...recovery, note: 'started again on the same data folder' };
+  const again = 'started again on the same data folder';
+  return { ...recovery, note: recovery.note === '' ? again : `${again}, ${recovery.note}` };
 }
 
 interface Window {

@@ -21,11 +21,27 @@ export interface DataDirLock {
  * Node. After a crash the pid in the file may have gone to another program, which must not block the start.
  */
 function mayHold(pid: number): boolean {
-  if (!isProcessAlive(pid)) return false;
+  if (!isProcessAlive(pid) || isZombie(pid)) return false;
   try {
     return readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('node');
   } catch {
     return true;
+  }
+}
+
+/**
+ * Whether the process has exited and only its entry is left for its parent to collect (a zombie): it
+ * holds no file. Right after a `kill -9` the pid answers as alive until it is collected, and an orphan
+ * whose new parent never collects it (a container's init that does not reap) stays so.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    // `pid (comm) S …`: the state follows the command name, which may itself hold spaces or parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 

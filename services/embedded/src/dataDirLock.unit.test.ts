@@ -42,6 +42,33 @@ describe('lockDataDir', () => {
     lock.release();
   });
 
+  it('when the Node process that held the folder has exited but was not yet collected by its parent (a zombie, as right after a kill -9), then its lock is taken over', async () => {
+    const dir = folder();
+    // sh starts node in the background and becomes `sleep`, which never collects it: node exits a zombie.
+    const parent = spawn('sh', ['-c', `"${process.execPath}" -e 0 & echo $!; exec sleep 30`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const zombie = Number(
+        await new Promise<string>((resolve) => parent.stdout.once('data', (chunk) => resolve(String(chunk)))),
+      );
+      const stateOf = () => {
+        const stat = readFileSync(`/proc/${zombie}/stat`, 'utf8');
+        return { comm: /\((.*)\)/.exec(stat)?.[1], state: stat.slice(stat.lastIndexOf(')') + 2)[0] };
+      };
+      for (let waited = 0; stateOf().state !== 'Z' && waited < 10_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(stateOf()).toEqual({ comm: 'node', state: 'Z' });
+      writeFileSync(path.join(dir, LOCK_FILE), `${zombie}\n`);
+      const lock = lockDataDir(dir);
+      expect(readFileSync(path.join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
+      lock.release();
+    } finally {
+      parent.kill();
+    }
+  });
+
   it('when the pid in the lock now belongs to a program that is not Node, then the lock is taken over', async () => {
     const dir = folder();
     const other = spawn('sleep', ['30'], { stdio: 'ignore' });
