@@ -7,8 +7,8 @@ import { ensureSchemathesis, SCHEMATHESIS_DIR } from './schemathesis';
 
 // Issue 19's black-box run, kept in the suite and widened by issue 33: schemathesis (pinned, in a virtual
 // environment made on first use) drives every operation of both served documents against `npm start`, in
-// all its phases (the coverage phase's boundary values, fuzzing, and stateful sequences through the links the
-// documents declare and those it infers, e.g. create a run, then send it results), under several seeds, with every check the documents can
+// all its phases (the coverage phase's boundary values, fuzzing, and stateful sequences through links, of
+// which it follows only 2 so far: docs/operations.md, "Fuzzing"), under several seeds, with every check the documents can
 // express. The build fails on any 5xx, any status or header an operation does not declare, any answer off
 // its schema, a schema-invalid request accepted (negative_data_rejection), a method the document does not
 // declare not answered 405 with Allow (unsupported_method, allow_header_conformance), credentials that are
