@@ -45,13 +45,33 @@ export type RunCi = z.infer<typeof RunCi>;
 export const RunFramework = z.object({ name: Label(100), version: Label(100).optional() });
 export type RunFramework = z.infer<typeof RunFramework>;
 
+/** The most shards a run has. */
+export const MAX_SHARDS = 1_000;
+
+/** A shard's `current` is at most its `total`: checked once each is valid, so a refusal says one thing. */
+const withinTotal = (shard: { current: number; total: number }) => shard.current <= shard.total;
+const WITHIN_TOTAL = {
+  error: 'must not be more than total',
+  path: ['current'],
+  when: (payload: z.core.ParsePayload) => payload.issues.length === 0,
+};
+
 /** One shard of a sharded run, 1-based as Playwright's `--shard=current/total`. */
 export const Shard = z
-  .object({ current: z.number().int().min(1), total: z.number().int().min(1).max(1_000) })
-  .refine((shard) => shard.current <= shard.total, {
-    error: 'must not be more than total',
-    path: ['current'],
-  });
+  .object({ current: z.number().int().min(1), total: z.number().int().min(1).max(MAX_SHARDS) })
+  .refine(withinTotal, WITHIN_TOTAL);
+
+/**
+ * A shard as a request sends it: `current` also states the bound `total` has, so that the document says
+ * what the rule between them allows. The events keep `Shard`, the contract they were registered with
+ * (the schema registry refuses a narrowed one).
+ */
+export const ShardInput = z
+  .object({
+    current: z.number().int().min(1).max(MAX_SHARDS),
+    total: z.number().int().min(1).max(MAX_SHARDS),
+  })
+  .refine(withinTotal, WITHIN_TOTAL);
 export type Shard = z.infer<typeof Shard>;
 
 /**

@@ -10,7 +10,7 @@ import {
   RunHost,
   RunSettings,
   RunStatus,
-  Shard,
+  ShardInput,
 } from './testResultsEvents';
 
 /**
@@ -34,7 +34,7 @@ export const StartRunRequest = z
     commit: RunCommit.optional(),
     ci: RunCi.optional(),
     framework: RunFramework.optional(),
-    shard: Shard.optional(),
+    shard: ShardInput.optional(),
     startedAt: InstantInput.optional(),
     tags: z.array(z.string().trim().min(1).max(200)).max(100).optional(),
     /** The branch its failures are judged against (a verdict per failure); default: the project's default branch. */
@@ -42,7 +42,7 @@ export const StartRunRequest = z
     /** The machine the run (or this shard) starts on; its name only as a hash. */
     host: RunHost.optional(),
     /** The runner's settings: workers, fullyParallel, shard, seed. */
-    settings: RunSettings.optional(),
+    settings: RunSettings.extend({ shard: ShardInput.optional() }).optional(),
   })
   .refine((start) => start.ciRunId !== undefined || start.shard === undefined || start.shard.total === 1, {
     error: 'is required with shard: shards join one run by their ciRunId',
@@ -54,7 +54,7 @@ export const FinishRunRequest = z.object({
   finishedAt: InstantInput.optional(),
   status: RunStatus.optional(),
   /** Required when the run has shards: the run finishes once every shard has finished. */
-  shard: Shard.optional(),
+  shard: ShardInput.optional(),
 });
 export type FinishRunRequest = z.infer<typeof FinishRunRequest>;
 

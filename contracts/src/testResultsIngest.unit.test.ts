@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import { ResultItem } from './testResults';
-import { RunCreated } from './testResultsEvents';
-import { StartRunRequest } from './testResultsIngest';
+import { MAX_SHARDS, RunCreated, Shard, ShardInput } from './testResultsEvents';
+import { FinishRunRequest, StartRunRequest } from './testResultsIngest';
 
 const item = {
   file: 'tests/cart.spec.ts',
@@ -131,5 +132,45 @@ describe('how each attempt ran: the host and settings of a run', () => {
     };
     const parsed = RunCreated.schema.parse({ type: 'run.created', version: 1, data: old });
     expect(parsed.data).toEqual(old);
+  });
+});
+
+describe('the shards of a run', () => {
+  const start = (shard: unknown, settings?: unknown) =>
+    StartRunRequest.safeParse({
+      ciRunId: 'ci-1',
+      shard,
+      ...(settings ? { settings: { shard: settings } } : {}),
+    });
+
+  it('when a shard is within its total, then the start is accepted', () => {
+    expect(start({ current: 1000, total: 1000 }).success).toBe(true);
+  });
+
+  it('when a shard is past its total, then the start is refused naming shard.current', () => {
+    expect(issuesOf(start({ current: 3, total: 2 }))).toEqual(['shard.current: must not be more than total']);
+  });
+
+  it('when a shard is past the most shards a run has, in the start, its settings or the finish, then it is refused naming the field, as the document says', () => {
+    expect(issuesOf(start({ current: 1001, total: 1000 })).map((issue) => issue.split(':')[0])).toEqual([
+      'shard.current',
+    ]);
+    expect(
+      issuesOf(start(undefined, { current: 5000, total: 1000 })).map((issue) => issue.split(':')[0]),
+    ).toEqual(['settings.shard.current']);
+    expect(
+      issuesOf(FinishRunRequest.safeParse({ shard: { current: 2_000_000, total: 1000 } })).map(
+        (issue) => issue.split(':')[0],
+      ),
+    ).toEqual(['shard.current']);
+  });
+
+  it('when the schemas are described, then a request shard states 1,000 as the bound of current, and the event keeps the contract it was registered with', () => {
+    const currentOf = (schema: z.ZodType) =>
+      (z.toJSONSchema(schema) as unknown as { properties: { current: { maximum?: number } } }).properties
+        .current;
+    expect(currentOf(ShardInput).maximum).toBe(MAX_SHARDS);
+    // The registered contract: any safe integer.
+    expect(currentOf(Shard).maximum).toBe(Number.MAX_SAFE_INTEGER);
   });
 });

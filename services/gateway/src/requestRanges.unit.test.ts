@@ -32,10 +32,6 @@ const NOT_IN_INTEGER_COLUMNS: Array<[RegExp, string]> = [
   [/debug-bundle query:attempt$/, 'never stored: an index past every attempt is INVALID_ATTEMPT (spec §4.2)'],
   [/\/coverage body\./, 'the coverage report is kept as jsonb, which holds every safe integer'],
   [/\/gate-rules body\./, 'gate rules are kept as jsonb and compared in JavaScript'],
-  [
-    /\/test-runs(\/\{runId\}\/finish)? body\.(settings\.)?shard\.current$/,
-    'at most `total`, itself at most 1,000 (a rule between two fields)',
-  ],
 ];
 const exempt = (where: string) => NOT_IN_INTEGER_COLUMNS.some(([pattern]) => pattern.test(where));
 
