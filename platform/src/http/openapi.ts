@@ -148,9 +148,11 @@ function schemaAt(schema: unknown, pointer: string, components: Components): unk
 type OperationIds = ReadonlyMap<string, { operationId: string; route: RouteSpec }>;
 
 /**
- * The OpenAPI `links` of a route's success, every target and value checked against the document: a link
- * to an operation it does not have, one that leaves a path parameter unset, or a value the answer does not
- * hold, fails the build of the document rather than misleading a client.
+ * The OpenAPI `links` of a route's success, every value checked against the document: a link that leaves
+ * a path parameter of its target unset, or reads a value the answer does not hold, fails the build of the
+ * document rather than misleading a client. A link to an operation the document does not have is left
+ * out: a document of part of the API (one service's routes) has no operation of the others. That every
+ * link of the whole API reaches its document is the gateway's test.
  */
 function linksOf(route: RouteSpec, answer: unknown, operations: OperationIds, components: Components) {
   const links: Record<string, unknown> = {};
@@ -158,7 +160,7 @@ function linksOf(route: RouteSpec, answer: unknown, operations: OperationIds, co
   for (const [name, link] of Object.entries(route.links ?? {})) {
     const where = `link ${name} of ${route.method.toUpperCase()} ${route.path}`;
     const target = operations.get(link.to);
-    if (!target) throw new Error(`${where} leads to ${link.to}, which the document does not have`);
+    if (!target) continue;
     const parameters: Record<string, string> = {};
     for (const parameter of pathParameters(target.route.path)) {
       const value =

@@ -268,16 +268,22 @@ describe('buildOpenApiDocument: links', () => {
     );
   });
 
-  it('when a link leads to an operation the document does not have, then the document is not built', () => {
-    expect(() =>
-      documentOf([
-        route('post', '/{projectId}/things', {
-          links: { gone: { to: 'get /{projectId}/gone', parameters: {} } },
-        }),
-      ]),
-    ).toThrow(
-      'link gone of POST /{projectId}/things leads to get /{projectId}/gone, which the document does not have',
-    );
+  it('when a link leads to an operation the document does not have (a document of part of the API), then that link is left out and the others stay', () => {
+    const document = documentOf([
+      route('post', '/{projectId}/things', {
+        links: {
+          gone: { to: 'get /{projectId}/gone', parameters: {} },
+          item: {
+            to: 'get /{projectId}/things/{thingId}/items/{itemId}',
+            parameters: { thingId: '$response.body#/data/id', itemId: '$response.body#/data/items/0/_id' },
+          },
+        },
+      }),
+      target,
+    ]);
+    expect(
+      Object.keys(document.paths['/api/{projectId}/things']!.post!.responses['201']!.links ?? {}),
+    ).toEqual(['item']);
   });
 
   it('when a link leaves a path parameter of its target unset, then the document is not built', () => {

@@ -1,5 +1,6 @@
+import { adminRoutes, type RouteSpec } from '@verdict/contracts';
 import { listExpressRoutes } from '@verdict/platform';
-import { openApiDocument } from './app';
+import { adminOpenApiDocument, openApiDocument, publicRoutes } from './app';
 import { SERVICE_ROUTES } from './serviceRoutes';
 import { CLUSTERS, type GatewayCluster, type RunningGateway } from './testing';
 
@@ -201,6 +202,40 @@ describe('the OpenAPI document', () => {
     );
     expect(targets.length).toBeGreaterThan(30);
     for (const target of targets) expect(ids).toContain(target.operationId);
+  });
+
+  it('when a route declares a link, then its document carries it on the route’s 2xx answers: no link of the API leads outside its document', () => {
+    const mounts = Object.entries(SERVICE_ROUTES).map(([name, routes]) => ({
+      name,
+      routes,
+      target: { kind: 'http' as const, url: 'http://localhost' },
+    }));
+    const pairs: Array<[readonly RouteSpec[], Document, string]> = [
+      [publicRoutes(mounts), fullDocument(), '/api/public/v1'],
+      [
+        adminRoutes,
+        adminOpenApiDocument({ publicUrl: 'http://localhost' }) as unknown as Document,
+        '/admin/v1',
+      ],
+    ];
+    let declared = 0;
+    for (const [routes, served, prefix] of pairs) {
+      for (const route of routes) {
+        const answers = served.paths[`${prefix}${route.path}`]?.[route.method]?.responses ?? {};
+        const carried = new Set(
+          Object.entries(answers)
+            .filter(([status]) => status.startsWith('2'))
+            .flatMap(([, answer]) => Object.keys((answer as { links?: object }).links ?? {})),
+        );
+        for (const name of Object.keys(route.links ?? {})) {
+          declared += 1;
+          expect(`${route.method} ${route.path} → ${name}: ${carried.has(name)}`).toBe(
+            `${route.method} ${route.path} → ${name}: true`,
+          );
+        }
+      }
+    }
+    expect(declared).toBe(41);
   });
 
   it('when /docs is opened, then it serves the human docs page and its assets', async () => {
