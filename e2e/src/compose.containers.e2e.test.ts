@@ -6,15 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   AddResultsResponse,
-  AdminOrganization,
-  AdminProject,
-  AdminUser,
-  IssuedToken,
   RunSummary,
   successEnvelope,
   TestRunDetailResponse,
   type TestRunDetail,
 } from '@verdict/contracts';
+import { callGateway, provisionProject } from './gateway';
 import { randomPort, repoRoot } from './processes';
 
 // docker-compose.yml itself, run as a platform team runs it: `docker compose up --wait` on the images of
@@ -225,54 +222,10 @@ describe('Verdict run from docker-compose.yml (docker compose)', () => {
     }
   }, 180_000);
 
-  async function call(method: string, urlPath: string, bearer: string, body?: unknown) {
-    const response = await fetch(`${gatewayUrl}${urlPath}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as unknown };
-  }
-
-  /** An organization, a project, its owner and a token for them, through the gateway's admin API. */
-  async function provisionProject(): Promise<{ projectId: string; token: string }> {
-    const unique = randomBytes(6).toString('hex');
-    const admin = (method: string, urlPath: string, body?: unknown) =>
-      call(method, `/admin/v1${urlPath}`, adminKey, body);
-    const organization = successEnvelope(AdminOrganization).parse(
-      (await admin('POST', '/organizations', { name: `compose ${unique}` })).body,
-    ).data;
-    const project = successEnvelope(AdminProject).parse(
-      (await admin('POST', `/organizations/${organization.id}/projects`, { name: `project ${unique}` })).body,
-    ).data;
-    const user = successEnvelope(AdminUser).parse(
-      (
-        await admin('POST', '/users', {
-          email: `compose-${unique}@example.com`,
-          firstName: 'Paula',
-          lastName: 'Platform',
-        })
-      ).body,
-    ).data;
-    expect(
-      (await admin('PUT', `/organizations/${organization.id}/members/${user.id}`, { role: 'owner' })).status,
-    ).toBe(200);
-    const token = successEnvelope(IssuedToken).parse(
-      (
-        await admin('POST', '/tokens', {
-          kind: 'personal',
-          userId: user.id,
-          name: `token ${unique}`,
-          projectIds: [project.id],
-        })
-      ).body,
-    ).data;
-    return { projectId: project.id, token: token.token };
-  }
+  const call = (method: string, urlPath: string, bearer: string, body?: unknown) =>
+    callGateway(gatewayUrl, method, urlPath, bearer, body);
+  const provision = () =>
+    provisionProject(gatewayUrl, adminKey, { label: 'compose', firstName: 'Paula', lastName: 'Platform' });
 
   /** Starts a run, sends `batches` of `perBatch` results (every tenth failed), finishes it; its id. */
   async function sendRun(projectId: string, token: string, name: string, batches: number, perBatch: number) {
@@ -375,7 +328,7 @@ describe('Verdict run from docker-compose.yml (docker compose)', () => {
   });
 
   it('when a run is started, sent in batches and finished through the gateway, then it reads back finished with every result', async () => {
-    const { projectId, token } = await provisionProject();
+    const { projectId, token } = await provision();
 
     const runId = await sendRun(projectId, token, 'compose', 3, 20);
 

@@ -5,16 +5,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  AddResultsResponse,
-  AdminOrganization,
-  AdminProject,
-  AdminUser,
-  IssuedToken,
-  RunSummary,
-  successEnvelope,
-  verifySignature,
-} from '@verdict/contracts';
+import { AddResultsResponse, RunSummary, successEnvelope, verifySignature } from '@verdict/contracts';
 import {
   GenericContainer,
   getContainerRuntimeClient,
@@ -23,6 +14,7 @@ import {
   type StartedNetwork,
   type StartedTestContainer,
 } from 'testcontainers';
+import { callGateway, provisionProject } from './gateway';
 import { repoRoot } from './processes';
 
 // Verdict deployed as platform teams run it: every part a container of the images built from this
@@ -334,54 +326,10 @@ describe('Verdict deployed from its container images (testcontainers)', () => {
     if (blobDir) rmSync(blobDir, { recursive: true, force: true });
   }, 120_000);
 
-  async function call(method: string, urlPath: string, bearer: string, body?: unknown) {
-    const response = await fetch(`${gatewayUrl}${urlPath}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as unknown };
-  }
-
-  /** An organization, a project, its owner and a token for them, through the admin API. */
-  async function provisionProject(): Promise<{ projectId: string; token: string }> {
-    const unique = randomBytes(6).toString('hex');
-    const admin = (method: string, urlPath: string, body?: unknown) =>
-      call(method, `/admin/v1${urlPath}`, adminKey, body);
-    const organization = successEnvelope(AdminOrganization).parse(
-      (await admin('POST', '/organizations', { name: `containers ${unique}` })).body,
-    ).data;
-    const project = successEnvelope(AdminProject).parse(
-      (await admin('POST', `/organizations/${organization.id}/projects`, { name: `project ${unique}` })).body,
-    ).data;
-    const user = successEnvelope(AdminUser).parse(
-      (
-        await admin('POST', '/users', {
-          email: `containers-${unique}@example.com`,
-          firstName: 'Cora',
-          lastName: 'Container',
-        })
-      ).body,
-    ).data;
-    expect(
-      (await admin('PUT', `/organizations/${organization.id}/members/${user.id}`, { role: 'owner' })).status,
-    ).toBe(200);
-    const token = successEnvelope(IssuedToken).parse(
-      (
-        await admin('POST', '/tokens', {
-          kind: 'personal',
-          userId: user.id,
-          name: `token ${unique}`,
-          projectIds: [project.id],
-        })
-      ).body,
-    ).data;
-    return { projectId: project.id, token: token.token };
-  }
+  const call = (method: string, urlPath: string, bearer: string, body?: unknown) =>
+    callGateway(gatewayUrl, method, urlPath, bearer, body);
+  const provision = () =>
+    provisionProject(gatewayUrl, adminKey, { label: 'containers', firstName: 'Cora', lastName: 'Container' });
 
   function resultsOf(prefix: string, count: number) {
     return Array.from({ length: count }, (_, index) => ({
@@ -453,7 +401,7 @@ describe('Verdict deployed from its container images (testcontainers)', () => {
   });
 
   it('when a run is ingested through the gateway container, then it reads back from the services, and a signed webhook reaches the host for its start and its end', async () => {
-    const { projectId, token } = await provisionProject();
+    const { projectId, token } = await provision();
     const created = await call('POST', `/api/public/v1/${projectId}/webhooks`, token, {
       url: receiver?.url,
       events: ['run.started', 'run.finished'],
@@ -491,7 +439,7 @@ describe('Verdict deployed from its container images (testcontainers)', () => {
   });
 
   it('when test-results runs as two containers, then both serve, and a run sent in many requests is counted once in the run and in the usage', async () => {
-    const { projectId, token } = await provisionProject();
+    const { projectId, token } = await provision();
     const second = await startTestResults('test-results-2');
     expect(await readiness(second, 8080, '/readyz')).toBe(200);
     // Both members of each consumer group hold partitions once the group has rebalanced.
