@@ -8,7 +8,8 @@ export interface Answer {
 }
 
 /**
- * A JSON request to a Verdict gateway with a bearer credential (a token or the admin key).
+ * A JSON request to a Verdict gateway with a bearer credential (a token or the admin key). It gives up
+ * after 30 s, so that a server that stopped answering fails the test that asked rather than hanging it.
  *
  * @example const { status, body } = await callGateway(url, 'GET', `/api/public/v1/${projectId}/test-runs`, token);
  */
@@ -26,6 +27,7 @@ export async function callGateway(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(30_000),
   });
   const text = await response.text();
   return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createVerdictClient, type ResultItem, type VerdictClient } from '@verdict/client';
+import { callGateway } from '../gateway';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -17,26 +18,9 @@ export interface Answer {
   body: any;
 }
 
-/** One request with a bearer; JSON in and out. */
-export async function call(
-  baseUrl: string,
-  method: string,
-  urlPath: string,
-  bearer: string,
-  body?: unknown,
-): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${urlPath}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
-}
+/** One request with a bearer; JSON in and out (callGateway, its body read field by field by the suite). */
+export const call = (baseUrl: string, method: string, urlPath: string, bearer: string, body?: unknown) =>
+  callGateway(baseUrl, method, urlPath, bearer, body) as Promise<Answer>;
 
 export interface Tenant {
   /** One project per fault window, so that each window's counts stand alone. */
